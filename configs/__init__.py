@@ -1,0 +1,1 @@
+"""Preset configurations, installed as ``meteorx.configs`` and read with importlib.resources."""

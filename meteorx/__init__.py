@@ -1,0 +1,64 @@
+"""meteorx: the METEOR metric for every language, fast, configurable, extensible.
+
+Quick use::
+
+    >>> import meteorx
+    >>> round(meteorx.score("the cat sat on the mat", "the cat sat on the mat").score, 4)
+    1.0
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from meteorx.config import MeteorConfig
+    from meteorx.scorer import CorpusResult, Scorer, SegmentResult, TextOrTokens
+
+__all__ = ["Scorer", "__version__", "corpus_score", "load_config", "score"]
+
+_SCORERS: dict[str, Any] = {}
+
+
+def _cached_scorer(config: Any) -> Scorer:
+    from meteorx.scorer import Scorer
+
+    if isinstance(config, (str, type(None))):
+        key = str(config)
+        if key not in _SCORERS:
+            _SCORERS[key] = Scorer(config)
+        return _SCORERS[key]  # type: ignore[no-any-return]
+    return Scorer(config)
+
+
+def score(hypothesis: TextOrTokens, references: Any, config: Any = None) -> SegmentResult:
+    """Score one hypothesis against one or more references.
+
+    ``config`` is a preset name, a YAML path, a dict or a :class:`MeteorConfig`
+    (default: ``meteor-1.5-en``). Scorers for preset names are cached.
+    """
+    return _cached_scorer(config).segment(hypothesis, references)
+
+
+def corpus_score(hypotheses: Any, references: Any, config: Any = None) -> CorpusResult:
+    """Score a whole system (statistics summed over segments)."""
+    return _cached_scorer(config).corpus(hypotheses, references)
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy imports keep ``import meteorx`` (and CLI start-up) fast.
+    if name == "Scorer":
+        from meteorx.scorer import Scorer
+
+        return Scorer
+    if name == "load_config":
+        from meteorx.config import load_config
+
+        return load_config
+    if name == "MeteorConfig":
+        from meteorx.config import MeteorConfig
+
+        return MeteorConfig
+    raise AttributeError(name)

@@ -1,0 +1,1 @@
+"""Alignment searches: turn all stages' candidate matches into one alignment."""

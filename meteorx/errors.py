@@ -1,0 +1,32 @@
+"""One exception hierarchy, so callers (and the CLI) can catch every expected failure at once.
+
+Every error carries a message written for the person running the tool: what is wrong
+and, where possible, what to do about it. The CLI prints ``str(error)`` on one line and
+exits non-zero; it never shows a traceback for these.
+"""
+
+from __future__ import annotations
+
+
+class MeteorxError(Exception):
+    """Base class of every error meteorx raises on purpose."""
+
+
+class ConfigError(MeteorxError):
+    """An invalid configuration: bad YAML, an unknown key, a value out of range."""
+
+
+class InputError(MeteorxError):
+    """Bad input text: mismatched line counts, invalid UTF-8, a missing file."""
+
+
+class LanguageError(MeteorxError):
+    """An unknown language, or one the requested stage cannot handle."""
+
+
+class ResourceError(MeteorxError):
+    """A resource (word list, synonym table, paraphrase table) is missing or corrupt."""
+
+
+class PluginError(MeteorxError):
+    """A plugin failed to import, raised in a hook, or registered a duplicate name."""

@@ -1,0 +1,57 @@
+"""Reading segment files: one segment a line, UTF-8, with errors that name file and line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from meteorx.errors import InputError
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """Lines of a UTF-8 text file (``-`` reads standard input).
+
+    A byte-order mark is dropped, CRLF and CR line ends are accepted, and invalid
+    UTF-8 is an :class:`InputError` naming the file, line and byte.
+    """
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read()
+        name = "<stdin>"
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"file not found: {name}") from None
+        except IsADirectoryError:
+            raise InputError(f"expected a file, got a directory: {name}") from None
+        except OSError as error:
+            raise InputError(f"cannot read {name}: {error.strerror}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise InputError(
+            f"{name}, line {line}, byte {column}: invalid UTF-8 "
+            f"(byte 0x{data[error.start]:02x}); re-encode the file as UTF-8"
+        ) from None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def read_parallel(hyp_path: str | Path, ref_paths: list[str]) -> tuple[list[str], list[list[str]]]:
+    """A hypothesis file and its reference files, checked to have equal line counts."""
+    hyps = read_lines(hyp_path)
+    refs = [read_lines(p) for p in ref_paths]
+    for path, lines in zip(ref_paths, refs, strict=True):
+        if len(lines) != len(hyps):
+            raise InputError(
+                f"{hyp_path} has {len(hyps)} lines but {path} has {len(lines)}; "
+                "hypothesis and reference files must be line-aligned"
+            )
+    return hyps, refs

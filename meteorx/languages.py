@@ -1,0 +1,99 @@
+"""Language codes: one table mapping ISO 639-1 codes to what each language has.
+
+Users type ISO codes (``pt``, ``de``); Meteor 1.5 used its own short names (``cz``, ``se``)
+and Snowball uses English names (``portuguese``). Everything that needs a language goes
+through :func:`resolve_language`, so aliases are accepted in one place only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from meteorx.errors import LanguageError
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language known to meteorx."""
+
+    code: str  # ISO 639-1 (or 639-3 where no 639-1 code exists)
+    name: str
+    snowball: str | None  # Snowball algorithm name, if Snowball has one
+    meteor_name: str | None = None  # name Meteor 1.5 uses for its resources
+    spaceless: bool = False  # written without spaces between words
+
+
+_LANGUAGES: tuple[Language, ...] = (
+    Language("ar", "Arabic", "arabic"),
+    Language("hy", "Armenian", "armenian"),
+    Language("eu", "Basque", "basque"),
+    Language("bg", "Bulgarian", None),
+    Language("ca", "Catalan", "catalan"),
+    Language("zh", "Chinese", None, spaceless=True),
+    Language("hr", "Croatian", None),
+    Language("cs", "Czech", "czech", "czech"),
+    Language("da", "Danish", "danish", "danish"),
+    Language("nl", "Dutch", "dutch", "dutch"),
+    Language("en", "English", "english", "english"),
+    Language("eo", "Esperanto", "esperanto"),
+    Language("et", "Estonian", "estonian"),
+    Language("fi", "Finnish", "finnish", "finnish"),
+    Language("fr", "French", "french", "french"),
+    Language("gl", "Galician", None),
+    Language("de", "German", "german", "german"),
+    Language("el", "Greek", "greek"),
+    Language("hi", "Hindi", "hindi"),
+    Language("hu", "Hungarian", "hungarian", "hungarian"),
+    Language("is", "Icelandic", None),
+    Language("id", "Indonesian", "indonesian"),
+    Language("ga", "Irish", "irish"),
+    Language("it", "Italian", "italian", "italian"),
+    Language("ja", "Japanese", None, spaceless=True),
+    Language("lt", "Lithuanian", "lithuanian"),
+    Language("ne", "Nepali", "nepali"),
+    Language("no", "Norwegian", "norwegian", "norwegian"),
+    Language("nb", "Norwegian Bokmål", "norwegian", "norwegian"),
+    Language("nn", "Norwegian Nynorsk", "norwegian", "norwegian"),
+    Language("fa", "Persian", "persian"),
+    Language("pl", "Polish", "polish"),
+    Language("pt", "Portuguese", "portuguese", "portuguese"),
+    Language("ro", "Romanian", "romanian", "romanian"),
+    Language("ru", "Russian", "russian", "russian"),
+    Language("sr", "Serbian", "serbian"),
+    Language("sk", "Slovak", None),
+    Language("st", "Sesotho", "sesotho"),
+    Language("es", "Spanish", "spanish", "spanish"),
+    Language("sv", "Swedish", "swedish", "swedish"),
+    Language("ta", "Tamil", "tamil"),
+    Language("th", "Thai", None, spaceless=True),
+    Language("tr", "Turkish", "turkish", "turkish"),
+    Language("yi", "Yiddish", "yiddish"),
+)
+
+LANGUAGES: dict[str, Language] = {lang.code: lang for lang in _LANGUAGES}
+
+# Meteor 1.5's own codes and common alternative spellings.
+ALIASES: dict[str, str] = {
+    "cz": "cs",
+    "se": "sv",
+    "pt-br": "pt",
+    "pt-pt": "pt",
+    "pt_br": "pt",
+    "pt_pt": "pt",
+}
+for _lang in _LANGUAGES:
+    ALIASES.setdefault(_lang.name.lower(), _lang.code)
+
+
+def resolve_language(code: str) -> Language:
+    """Return the language for an ISO code, a Meteor 1.5 code or an English name.
+
+    Raises :class:`LanguageError` listing the known codes when the code is unknown.
+    """
+    key = code.strip().lower()
+    key = ALIASES.get(key, key)
+    try:
+        return LANGUAGES[key]
+    except KeyError:
+        known = " ".join(sorted(LANGUAGES))
+        raise LanguageError(f"unknown language {code!r}; known languages: {known}") from None

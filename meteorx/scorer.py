@@ -1,0 +1,289 @@
+"""The scorer: configuration -> matchers, aligner, normaliser -> scores.
+
+Build a :class:`Scorer` once (resources load here), then score as many segments as
+you like. Results carry the sufficient statistics and the alignment, so corpus scores
+are computed from summed statistics, never from averaged segment scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from meteorx.config import MeteorConfig, load_config
+from meteorx.errors import ConfigError, MeteorxError, ResourceError
+from meteorx.languages import Language, resolve_language
+from meteorx.matchers import Matcher
+from meteorx.normalize import build_normalizer
+from meteorx.registry import Registry, get_registry
+from meteorx.scoring import Breakdown, Parameters, compute
+from meteorx.stats import Stats, sum_stats
+from meteorx.types import Alignment, Match
+
+TextOrTokens = str | Sequence[str]
+
+
+@dataclass(frozen=True)
+class SegmentResult:
+    """One hypothesis scored against its best reference."""
+
+    score: float
+    breakdown: Breakdown
+    stats: Stats
+    alignment: Alignment
+    hyp_tokens: tuple[str, ...]
+    ref_tokens: tuple[str, ...]
+    ref_index: int  # which reference scored best
+
+    @property
+    def precision(self) -> float:
+        return self.breakdown.precision
+
+    @property
+    def recall(self) -> float:
+        return self.breakdown.recall
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """A system's score from summed statistics, with every segment's result."""
+
+    score: float
+    breakdown: Breakdown
+    stats: Stats
+    segments: tuple[SegmentResult, ...]
+    signature: str
+
+
+class Scorer:
+    """A configured METEOR scorer. Thread-compatible; cheap to call, costly to build."""
+
+    def __init__(
+        self,
+        config: str | Path | MeteorConfig | dict[str, Any] | None = None,
+        *,
+        language: str | None = None,
+        normalize: str | None = None,
+        registry: Registry | None = None,
+    ) -> None:
+        cfg = load_config(config)
+        if language is not None or normalize is not None:
+            cfg = cfg.with_overrides(language=language, normalize=normalize)
+        self.config = cfg
+        self.registry = registry or get_registry()
+        if cfg.language is None:
+            raise ConfigError(
+                f"configuration {cfg.name!r} names no language; pass --lang (e.g. --lang pt) "
+                "or set 'language:'"
+            )
+        self.language: Language = resolve_language(cfg.language)
+        self.normalize_line = build_normalizer(cfg.normalize, self.language, self.registry)
+        self.matchers: list[Matcher] = [
+            self._build_matcher(i, stage.matcher, stage.options)
+            for i, stage in enumerate(cfg.stages)
+        ]
+        self.exact_stages = frozenset(i for i, m in enumerate(self.matchers) if m.is_exact)
+        factory = self.registry.aligner(cfg.aligner.name)
+        self.aligner = factory(cfg.aligner)
+        # Meteor 1.5 aligns identical sentences with its first stage only.
+        self._identical_first_stage_only = cfg.aligner.name == "meteor-1.5"
+        self.weights = tuple(stage.weight for stage in cfg.stages)
+        self.params = Parameters(
+            alpha=cfg.alpha,
+            beta=cfg.beta,
+            gamma=cfg.gamma,
+            delta=cfg.delta,
+            weights=self.weights,
+            perfect_match_rule=cfg.perfect_match_rule,
+        )
+        self.function_words, self.function_words_id = self._load_function_words()
+        self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
+
+    # -- construction -----------------------------------------------------------------
+
+    def _build_matcher(self, index: int, name: str, options: dict[str, Any]) -> Matcher:
+        cls = self.registry.matcher(name)
+        try:
+            opts = cls.Options.model_validate(options)
+        except ValidationError as error:
+            details = "; ".join(
+                f"stages.{index}.{'.'.join(str(p) for p in e['loc'])}: "
+                + ("unknown option" if e["type"] == "extra_forbidden" else e["msg"])
+                for e in error.errors()
+            )
+            raise ConfigError(f"invalid options for matcher {name!r}: {details}") from None
+        try:
+            return cls(opts, self.language)
+        except MeteorxError:
+            raise
+        except Exception as error:
+            owner = self.registry.owners.get(f"matcher:{name}", "?")
+            raise ResourceError(
+                f"matcher {name!r} (plugin {owner!r}) could not be set up: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+
+    def _load_function_words(self) -> tuple[frozenset[str], str]:
+        source = self.config.function_words
+        provider = self.registry.function_word_source(source)
+        if provider is not None:
+            return provider(self.language)
+        path = Path(source)
+        if not path.is_file():
+            known = ", ".join(sorted(self.registry.function_words))
+            raise ResourceError(
+                f"function_words {source!r} is neither a known source ({known}) nor a file"
+            )
+        words = frozenset(
+            w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines() if w.strip()
+        )
+        return words, f"file-{path.name}"
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def tokenize(self, text: TextOrTokens) -> tuple[str, ...]:
+        """Tokens of a raw string (normalised per config) or of a ready token list."""
+        if isinstance(text, str):
+            return tuple(self.normalize_line(text))
+        if self.config.normalize.lowercase:
+            return tuple(t.lower() for t in text)
+        return tuple(text)
+
+    def _prepared_ref(self, tokens: tuple[str, ...]) -> list[Any]:
+        prepared = self._ref_cache.get(tokens)
+        if prepared is None:
+            if len(self._ref_cache) > 200_000:
+                self._ref_cache.clear()
+            prepared = [m.prepare(tokens) for m in self.matchers]
+            self._ref_cache[tokens] = prepared
+        return prepared
+
+    def _pair(
+        self,
+        hyp: tuple[str, ...],
+        hyp_prepared: list[Any],
+        ref: tuple[str, ...],
+    ) -> tuple[Stats, Breakdown, Alignment]:
+        ref_prepared = self._prepared_ref(ref)
+        n_stages = len(self.matchers)
+        if self._identical_first_stage_only and hyp == ref:
+            n_stages = 1
+        candidates: list[Match] = []
+        for s in range(n_stages):
+            for span in self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s]):
+                candidates.append(Match(span[2], span[3], span[0], span[1], s))
+        alignment = self.aligner.align(
+            candidates, len(hyp), len(ref), self.weights, self.exact_stages
+        )
+        stats = self._stats(hyp, ref, alignment)
+        return stats, compute(stats, self.params), alignment
+
+    def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
+        fw = self.function_words
+        n = len(self.matchers)
+        hyp_is_fw = [t.lower() in fw for t in hyp] if fw else [False] * len(hyp)
+        ref_is_fw = [t.lower() in fw for t in ref] if fw else [False] * len(ref)
+        hc = [0.0] * n
+        rc = [0.0] * n
+        hf = [0.0] * n
+        rf = [0.0] * n
+        hyp_words = 0
+        ref_words = 0
+        for m in alignment.matches:
+            for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
+                if hyp_is_fw[k]:
+                    hf[m.stage] += 1
+                else:
+                    hc[m.stage] += 1
+            for k in range(m.ref_start, m.ref_start + m.ref_len):
+                if ref_is_fw[k]:
+                    rf[m.stage] += 1
+                else:
+                    rc[m.stage] += 1
+            hyp_words += m.hyp_len
+            ref_words += m.ref_len
+        chunks = alignment.chunks
+        if (
+            self.params.perfect_match_rule
+            and chunks == 1
+            and hyp_words == len(hyp)
+            and ref_words == len(ref)
+        ):
+            chunks = 0  # a perfect segment adds no fragmentation (Meteor 1.5)
+        return Stats(
+            hyp_len=len(hyp),
+            ref_len=len(ref),
+            hyp_function=sum(hyp_is_fw),
+            ref_function=sum(ref_is_fw),
+            hyp_content_matches=tuple(hc),
+            ref_content_matches=tuple(rc),
+            hyp_function_matches=tuple(hf),
+            ref_function_matches=tuple(rf),
+            chunks=chunks,
+            hyp_matched_words=hyp_words,
+            ref_matched_words=ref_words,
+        )
+
+    def segment(self, hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]) -> SegmentResult:
+        """Score one hypothesis against one or more references (the best one counts)."""
+        ref_list = _reference_list(hyp, refs)
+        if not ref_list:
+            raise MeteorxError("at least one reference is needed")
+        hyp_tokens = self.tokenize(hyp)
+        hyp_prepared = [m.prepare(hyp_tokens) for m in self.matchers]
+        best: SegmentResult | None = None
+        for index, ref in enumerate(ref_list):
+            ref_tokens = self.tokenize(ref)
+            stats, breakdown, alignment = self._pair(hyp_tokens, hyp_prepared, ref_tokens)
+            if best is None or breakdown.score > best.score:
+                best = SegmentResult(
+                    breakdown.score, breakdown, stats, alignment, hyp_tokens, ref_tokens, index
+                )
+        assert best is not None
+        return best
+
+    score = segment
+
+    def corpus(
+        self,
+        hyps: Iterable[TextOrTokens],
+        refs: Iterable[TextOrTokens | Sequence[TextOrTokens]],
+    ) -> CorpusResult:
+        """Score a system: every segment, and the score of the summed statistics."""
+        segments = tuple(self.segment(h, r) for h, r in zip(hyps, refs, strict=True))
+        return self.combine(segments)
+
+    score_many = corpus
+
+    def combine(self, segments: Sequence[SegmentResult]) -> CorpusResult:
+        """The corpus result of already scored segments."""
+        total = sum_stats(s.stats for s in segments)
+        breakdown = compute(total, self.params)
+        from meteorx.signature import signature
+
+        return CorpusResult(breakdown.score, breakdown, total, tuple(segments), signature(self, refs=None))
+
+    def rescore(self, stats: Stats) -> Breakdown:
+        """Apply this scorer's parameters to a statistics record (no re-alignment)."""
+        return compute(stats, self.params)
+
+
+def _reference_list(
+    hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
+) -> Sequence[TextOrTokens]:
+    """Normalise the ``refs`` argument to a list of references.
+
+    A string is one reference. With a string hypothesis, a list holds reference
+    strings; with a token-list hypothesis, a list of strings is *one* tokenised
+    reference and a list of lists holds several.
+    """
+    if isinstance(refs, str):
+        return [refs]
+    refs = list(refs)
+    if not isinstance(hyp, str) and refs and all(isinstance(r, str) for r in refs):
+        return [refs]  # type: ignore[list-item]
+    return refs  # type: ignore[return-value]

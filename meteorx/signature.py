@@ -1,0 +1,51 @@
+"""Reproducibility signatures, built from the validated configuration.
+
+Short form: ``meteorx|preset:li|lang:pt|norm:lower|...|version:0.1.0``. Every field
+comes from the config model or from a component's own ``describe()``; nothing is read
+from object internals, so renaming code never silently changes a signature.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meteorx import __version__
+
+if TYPE_CHECKING:
+    from meteorx.scorer import Scorer
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def signature(scorer: Scorer, refs: int | None = None) -> str:
+    """The one-line signature naming every setting that affects the score."""
+    cfg = scorer.config
+    stages = ",".join(
+        f"{stage.stage_name}={m.describe()}:{_num(stage.weight)}"
+        for stage, m in zip(cfg.stages, scorer.matchers, strict=True)
+    )
+    aligner = cfg.aligner.name
+    if aligner == "meteor-1.5":
+        aligner += f"(beam={cfg.aligner.beam_size})"
+    elif aligner == "optimal":
+        aligner += f"(max_states={cfg.aligner.max_states})"
+    fields = [
+        "meteorx",
+        f"preset:{cfg.name}",
+        f"lang:{scorer.language.code}",
+        f"norm:{cfg.normalize.shorthand}",
+        f"stages:{stages}",
+        f"a:{_num(cfg.alpha)}",
+        f"b:{_num(cfg.beta)}",
+        f"g:{_num(cfg.gamma)}",
+        f"d:{_num(cfg.delta)}",
+        f"fw:{scorer.function_words_id}",
+        f"align:{aligner}",
+        f"perfect:{'yes' if cfg.perfect_match_rule else 'no'}",
+    ]
+    if refs is not None:
+        fields.append(f"refs:{refs}")
+    fields.append(f"version:{__version__}")
+    return "|".join(fields)

@@ -1,0 +1,76 @@
+"""Core value types shared by matchers, aligners and the scorer.
+
+A *candidate* is a possible link proposed by a matcher; an *alignment* is the set of
+candidates the aligner keeps. Both are :class:`Match` tuples, so a phrase match that
+covers several words on each side needs no special case anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Match(NamedTuple):
+    """A link between ``hyp[hyp_start:hyp_start+hyp_len]`` and ``ref[ref_start:ref_start+ref_len]``.
+
+    ``stage`` is the index of the pipeline stage that proposed it. Field order puts the
+    reference position first because aligners walk the reference left to right.
+    """
+
+    ref_start: int
+    ref_len: int
+    hyp_start: int
+    hyp_len: int
+    stage: int
+
+    @property
+    def hyp_end(self) -> int:
+        return self.hyp_start + self.hyp_len
+
+    @property
+    def ref_end(self) -> int:
+        return self.ref_start + self.ref_len
+
+
+class Span(NamedTuple):
+    """What a matcher proposes: spans on both sides (the stage index is added later)."""
+
+    hyp_start: int
+    hyp_len: int
+    ref_start: int
+    ref_len: int
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The links an aligner chose, in reference order, and how it found them."""
+
+    matches: tuple[Match, ...]
+    chunks: int
+    optimal: bool = True  # False when a search bound forced a fallback
+
+    def hyp_to_ref(self) -> dict[int, int]:
+        """Map every linked hypothesis position to the reference position of its match."""
+        out: dict[int, int] = {}
+        for m in self.matches:
+            for k in range(m.hyp_len):
+                out[m.hyp_start + k] = m.ref_start
+        return out
+
+
+def count_chunks(matches: tuple[Match, ...] | list[Match]) -> int:
+    """Chunks of an alignment given in reference order.
+
+    A chunk is a maximal run of matches that are adjacent in the reference and adjacent,
+    in the same order, in the hypothesis. (Meteor 1.5 counts them the same way.)
+    """
+    chunks = 0
+    last_ref_end = -1
+    last_hyp_end = -1
+    for m in matches:
+        if m.ref_start != last_ref_end or m.hyp_start != last_hyp_end:
+            chunks += 1
+        last_ref_end = m.ref_start + m.ref_len
+        last_hyp_end = m.hyp_start + m.hyp_len
+    return chunks

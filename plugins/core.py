@@ -1,0 +1,214 @@
+"""The core plugin: exact and Snowball-stem matchers, the aligners, whitespace tokens,
+and the built-in function-word sources."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from importlib import resources
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from meteorx.align.meteor15 import Meteor15Aligner
+from meteorx.align.optimal import OptimalAligner
+from meteorx.config import AlignerConfig
+from meteorx.errors import LanguageError, ResourceError
+from meteorx.hookspecs import hookimpl
+from meteorx.languages import Language
+from meteorx.matchers import Matcher
+from meteorx.registry import Aligner, FunctionWordSource, TokenizerFactory
+from meteorx.types import Span
+
+
+def _positions(tokens: Sequence[str]) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = {}
+    for i, token in enumerate(tokens):
+        index.setdefault(token, []).append(i)
+    return index
+
+
+class ExactMatcher(Matcher):
+    """Links identical tokens."""
+
+    name = "exact"
+    version = "1"
+    is_exact = True
+
+    def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], dict[str, list[int]]]:
+        return tokens, _positions(tokens)
+
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+        hyp_index: dict[str, list[int]] = hyp[1]
+        for j, token in enumerate(ref[0]):
+            for i in hyp_index.get(token, ()):
+                yield Span(i, 1, j, 1)
+
+
+class StemOptions(BaseModel):
+    """Options of the ``stem`` matcher."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    algorithm: str | None = Field(
+        None, description="Snowball algorithm (default: the configured language's)"
+    )
+    skip_identical: bool = Field(
+        True,
+        description="only link *different* words with equal stems (identical words are "
+        "the exact stage's job, as in Meteor 1.5)",
+    )
+
+
+def snowball_stemmer(algorithm: str) -> Callable[[str], str]:
+    """A Snowball stem function; PyStemmer (C) when installed, else snowballstemmer."""
+    try:
+        import Stemmer
+
+        return Stemmer.Stemmer(algorithm).stemWord  # type: ignore[no-any-return]
+    except ImportError:
+        pass
+    except KeyError as error:
+        raise LanguageError(f"Snowball has no stemmer {algorithm!r}") from error
+    import snowballstemmer
+
+    try:
+        return snowballstemmer.stemmer(algorithm).stemWord  # type: ignore[no-any-return]
+    except KeyError as error:
+        raise LanguageError(f"Snowball has no stemmer {algorithm!r}") from error
+
+
+class StemMatcher(Matcher):
+    """Links words with the same Snowball stem."""
+
+    name = "stem"
+    version = "1"
+    Options = StemOptions
+
+    def __init__(self, options: BaseModel, language: Language) -> None:
+        super().__init__(options, language)
+        assert isinstance(options, StemOptions)
+        algorithm = options.algorithm or language.snowball
+        if algorithm is None:
+            raise LanguageError(
+                f"no Snowball stemmer for {language.name} ({language.code}); remove the "
+                "stem stage or set its 'algorithm:' option"
+            )
+        self.algorithm = algorithm
+        self._stem_word = snowball_stemmer(algorithm)
+        self._cache: dict[str, str] = {}
+        self._skip_identical = options.skip_identical
+
+    def stem(self, word: str) -> str:
+        stem = self._cache.get(word)
+        if stem is None:
+            if len(self._cache) > 500_000:
+                self._cache.clear()
+            stem = self._cache[word] = self._stem_word(word)
+        return stem
+
+    def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], list[str], dict[str, list[int]]]:
+        cache = self._cache
+        stems = [cache.get(t) or self.stem(t) for t in tokens]
+        return tokens, stems, _positions(stems)
+
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+        hyp_tokens, _, hyp_index = hyp
+        ref_tokens, ref_stems, _ = ref
+        skip = self._skip_identical
+        for j, stem in enumerate(ref_stems):
+            positions = hyp_index.get(stem)
+            if positions:
+                token = ref_tokens[j]
+                for i in positions:
+                    if not (skip and hyp_tokens[i] == token):
+                        yield Span(i, 1, j, 1)
+
+    def describe(self) -> str:
+        return f"{self.name}.v{self.version}(snowball-{self.algorithm})"
+
+
+@hookimpl
+def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
+    register(ExactMatcher)
+    register(StemMatcher)
+
+
+def _optimal(config: AlignerConfig) -> Aligner:
+    return OptimalAligner(max_states=config.max_states)
+
+
+def _meteor15(config: AlignerConfig) -> Aligner:
+    return Meteor15Aligner(beam_size=config.beam_size)
+
+
+@hookimpl
+def meteorx_register_aligners(register: Callable[[str, Callable[[AlignerConfig], Aligner]], None]) -> None:
+    register("optimal", _optimal)
+    register("meteor-1.5", _meteor15)
+
+
+def _whitespace(language: Language) -> Callable[[str], list[str]]:
+    return str.split
+
+
+@hookimpl
+def meteorx_register_tokenizers(register: Callable[[str, TokenizerFactory], None]) -> None:
+    register("whitespace", _whitespace)
+
+
+def _no_function_words(language: Language) -> tuple[frozenset[str], str]:
+    return frozenset(), "none"
+
+
+@cache
+def _builtin_function_words(language: Language) -> tuple[frozenset[str], str]:
+    path = resources.files("meteorx").joinpath(f"data/function_words/{language.code}.txt")
+    if not path.is_file():
+        raise ResourceError(
+            f"meteorx has no built-in function-word list for {language.name} "
+            f"({language.code}); set function_words to a file path, 'stop-words' or 'none'"
+        )
+    words = frozenset(
+        line.strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    )
+    return words, f"builtin-{language.code}"
+
+
+def meteor_jar_path() -> Path | None:
+    """The Meteor 1.5 jar installed by the ``pycocoevalcap`` package, if any."""
+    spec = find_spec("pycocoevalcap")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
+    return jar if jar.is_file() else None
+
+
+@cache
+def _meteor15_function_words(language: Language) -> tuple[frozenset[str], str]:
+    jar = meteor_jar_path()
+    if jar is None:
+        raise ResourceError(
+            "function_words 'meteor-1.5' reads Meteor 1.5's lists from its jar; install it "
+            "with: pip install pycocoevalcap"
+        )
+    name = language.meteor_name or "other"
+    with zipfile.ZipFile(jar) as archive:
+        try:
+            text = archive.read(f"function/{name}.words").decode("utf-8")
+        except KeyError:
+            text = archive.read("function/other.words").decode("utf-8")
+            name = "other"
+    return frozenset(text.splitlines()), f"meteor-1.5-{name}"
+
+
+@hookimpl
+def meteorx_register_function_words(register: Callable[[str, FunctionWordSource], None]) -> None:
+    register("none", _no_function_words)
+    register("builtin", _builtin_function_words)
+    register("meteor-1.5", _meteor15_function_words)

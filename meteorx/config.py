@@ -102,7 +102,7 @@ class MeteorConfig(_Strict):
     name: str = Field("custom", description="preset or configuration name, for signatures")
     language: str | None = Field(None, description="ISO 639-1 code, e.g. en, pt, de")
     normalize: NormalizeConfig = Field(default_factory=NormalizeConfig)
-    stages: tuple[StageConfig, ...] = Field(min_length=1)
+    stages: tuple[StageConfig, ...]
     alpha: float = Field(0.9, ge=0.0, le=1.0, description="precision/recall balance")
     beta: float = Field(3.0, ge=0.0, description="fragmentation penalty shape")
     gamma: float = Field(0.5, ge=0.0, le=1.0, description="maximum fragmentation penalty")
@@ -120,6 +120,8 @@ class MeteorConfig(_Strict):
     @field_validator("stages")
     @classmethod
     def _unique_stage_names(cls, stages: tuple[StageConfig, ...]) -> tuple[StageConfig, ...]:
+        if not stages:
+            raise ValueError("at least one stage is needed (e.g. '- matcher: exact')")
         seen: set[str] = set()
         for stage in stages:
             if stage.stage_name in seen:
@@ -138,13 +140,28 @@ class MeteorConfig(_Strict):
         return validate_config(data, source="command-line overrides")
 
 
+# Allowed ranges, quoted in error messages next to the offending value.
+_RANGES = {
+    "alpha": "0 <= alpha <= 1",
+    "beta": "beta >= 0",
+    "gamma": "0 <= gamma <= 1",
+    "delta": "0 <= delta <= 1",
+    "weight": "0 <= weight <= 1",
+    "beam_size": "beam_size >= 1",
+    "max_states": "max_states >= 1",
+}
+
+
 def _format_validation_error(error: ValidationError, source: str) -> str:
     parts = []
     for item in error.errors():
         loc = ".".join(str(p) for p in item["loc"]) or "(top level)"
-        msg = item["msg"]
+        msg = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
             msg = "unknown key (check the spelling)"
+        field = str(item["loc"][-1]) if item["loc"] else ""
+        if field in _RANGES and item["type"] != "extra_forbidden":
+            msg += f" (allowed: {_RANGES[field]}; got {item.get('input')!r})"
         parts.append(f"{loc}: {msg}")
     return f"invalid configuration in {source}: " + "; ".join(parts)
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from meteorx.config import MeteorConfig
     from meteorx.scorer import CorpusResult, Scorer, SegmentResult, TextOrTokens
 
-__all__ = ["Scorer", "__version__", "corpus_score", "load_config", "score"]
+__all__ = ["MeteorConfig", "Scorer", "__version__", "corpus_score", "load_config", "score"]
 
 _SCORERS: dict[str, Any] = {}
 
@@ -58,7 +58,5 @@ def __getattr__(name: str) -> Any:
 
         return load_config
     if name == "MeteorConfig":
-        from meteorx.config import MeteorConfig
-
         return MeteorConfig
     raise AttributeError(name)

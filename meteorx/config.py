@@ -101,7 +101,7 @@ class MeteorConfig(_Strict):
 
     name: str = Field("custom", description="preset or configuration name, for signatures")
     language: str | None = Field(None, description="ISO 639-1 code, e.g. en, pt, de")
-    normalize: NormalizeConfig = Field(default_factory=NormalizeConfig)
+    normalize: NormalizeConfig = NormalizeConfig()
     stages: tuple[StageConfig, ...]
     alpha: float = Field(0.9, ge=0.0, le=1.0, description="precision/recall balance")
     beta: float = Field(3.0, ge=0.0, description="fragmentation penalty shape")
@@ -115,7 +115,7 @@ class MeteorConfig(_Strict):
     perfect_match_rule: bool = Field(
         True, description="Meteor 1.5: a fully matched single chunk has no fragmentation penalty"
     )
-    aligner: AlignerConfig = Field(default_factory=AlignerConfig)
+    aligner: AlignerConfig = AlignerConfig()
 
     @field_validator("stages")
     @classmethod
@@ -177,9 +177,7 @@ def validate_config(data: dict[str, Any], source: str = "configuration") -> Mete
 def preset_names() -> list[str]:
     """Names of the presets shipped with the package."""
     files = resources.files("meteorx.configs")
-    return sorted(
-        p.name.removesuffix(".yaml") for p in files.iterdir() if p.name.endswith(".yaml")
-    )
+    return sorted(p.name.removesuffix(".yaml") for p in files.iterdir() if p.name.endswith(".yaml"))
 
 
 def _read_yaml(text: str, source: str) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from meteorx.registry import AlignerFactory, FunctionWordSource, TokenizerFactory
     from meteorx.matchers import Matcher
+    from meteorx.registry import AlignerFactory, FunctionWordSource, TokenizerFactory
 
 hookspec = pluggy.HookspecMarker("meteorx")
 hookimpl = pluggy.HookimplMarker("meteorx")

@@ -176,8 +176,7 @@ def get_registry() -> Registry:
             module = ep.load()
         except Exception as error:
             raise PluginError(
-                f"plugin {ep.name!r} ({ep.value}) failed to import: "
-                f"{type(error).__name__}: {error}"
+                f"plugin {ep.name!r} ({ep.value}) failed to import: {type(error).__name__}: {error}"
             ) from error
         dist = ep.dist
         registry.plugins[ep.name] = PluginInfo(

@@ -228,7 +228,9 @@ class Scorer:
             ref_matched_words=ref_words,
         )
 
-    def segment(self, hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]) -> SegmentResult:
+    def segment(
+        self, hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
+    ) -> SegmentResult:
         """Score one hypothesis against one or more references (the best one counts)."""
         ref_list = _reference_list(hyp, refs)
         if not ref_list:
@@ -265,7 +267,9 @@ class Scorer:
         breakdown = compute(total, self.params)
         from meteorx.signature import signature
 
-        return CorpusResult(breakdown.score, breakdown, total, tuple(segments), signature(self, refs=None))
+        return CorpusResult(
+            breakdown.score, breakdown, total, tuple(segments), signature(self, refs=None)
+        )
 
     def rescore(self, stats: Stats) -> Breakdown:
         """Apply this scorer's parameters to a statistics record (no re-alignment)."""
@@ -286,4 +290,4 @@ def _reference_list(
     refs = list(refs)
     if not isinstance(hyp, str) and refs and all(isinstance(r, str) for r in refs):
         return [refs]  # type: ignore[list-item]
-    return refs  # type: ignore[return-value]
+    return refs

@@ -50,12 +50,8 @@ class Stats:
             ref_function=self.ref_function + other.ref_function,
             hyp_content_matches=_add_lists(self.hyp_content_matches, other.hyp_content_matches),
             ref_content_matches=_add_lists(self.ref_content_matches, other.ref_content_matches),
-            hyp_function_matches=_add_lists(
-                self.hyp_function_matches, other.hyp_function_matches
-            ),
-            ref_function_matches=_add_lists(
-                self.ref_function_matches, other.ref_function_matches
-            ),
+            hyp_function_matches=_add_lists(self.hyp_function_matches, other.hyp_function_matches),
+            ref_function_matches=_add_lists(self.ref_function_matches, other.ref_function_matches),
             chunks=self.chunks + other.chunks,
             hyp_matched_words=self.hyp_matched_words + other.hyp_matched_words,
             ref_matched_words=self.ref_matched_words + other.ref_matched_words,

@@ -110,7 +110,9 @@ class StemMatcher(Matcher):
             stem = self._cache[word] = self._stem_word(word)
         return stem
 
-    def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], list[str], dict[str, list[int]]]:
+    def prepare(
+        self, tokens: Sequence[str]
+    ) -> tuple[Sequence[str], list[str], dict[str, list[int]]]:
         cache = self._cache
         stems = [cache.get(t) or self.stem(t) for t in tokens]
         return tokens, stems, _positions(stems)
@@ -146,7 +148,9 @@ def _meteor15(config: AlignerConfig) -> Aligner:
 
 
 @hookimpl
-def meteorx_register_aligners(register: Callable[[str, Callable[[AlignerConfig], Aligner]], None]) -> None:
+def meteorx_register_aligners(
+    register: Callable[[str, Callable[[AlignerConfig], Aligner]], None],
+) -> None:
     register("optimal", _optimal)
     register("meteor-1.5", _meteor15)
 

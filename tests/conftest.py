@@ -20,7 +20,9 @@ def require_data(*parts: str) -> Path:
     """Path under the shared data folder, or skip the test saying what is missing."""
     path = DATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"evaluation data not found: {path} (set METEORX_DATA to the shared data folder)")
+        pytest.skip(
+            f"evaluation data not found: {path} (set METEORX_DATA to the shared data folder)"
+        )
     return path
 
 

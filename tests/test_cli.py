@@ -24,8 +24,20 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "score", "--hyp", str(HYP), "--ref", str(REF), "--preset", "li",
-        "--lang", "en", "--norm", "lower", "--format", "json",
+        capsys,
+        "score",
+        "--hyp",
+        str(HYP),
+        "--ref",
+        str(REF),
+        "--preset",
+        "li",
+        "--lang",
+        "en",
+        "--norm",
+        "lower",
+        "--format",
+        "json",
     )
     assert code == 0
     data = json.loads(out)
@@ -42,7 +54,9 @@ def test_text_and_tsv_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[0].startswith("Segment 1 score:\t")
     assert "METEOR = " in out
     assert out.rstrip().splitlines()[-1].startswith("meteorx|")
-    code, out, _ = run(capsys, "score", "-H", str(HYP), "-r", str(REF), "-p", "li", "-l", "en", "-f", "tsv")
+    code, out, _ = run(
+        capsys, "score", "-H", str(HYP), "-r", str(REF), "-p", "li", "-l", "en", "-f", "tsv"
+    )
     assert out.splitlines()[1].startswith("system\tsegment\tscore")
     assert out.splitlines()[-1].split("\t")[1] == "system"
 
@@ -51,8 +65,18 @@ def test_config_file_and_two_references(tmp_path: Path, capsys: pytest.CaptureFi
     cfg = tmp_path / "c.yaml"
     cfg.write_text("extends: meteor-2005\nstages:\n- matcher: exact\n")
     code, out, _ = run(
-        capsys, "score", "--hyp", str(HYP), "--ref", str(REF), "--ref", str(HYP),
-        "--config", str(cfg), "--format", "json",
+        capsys,
+        "score",
+        "--hyp",
+        str(HYP),
+        "--ref",
+        str(REF),
+        "--ref",
+        str(HYP),
+        "--config",
+        str(cfg),
+        "--format",
+        "json",
     )
     assert code == 0
     data = json.loads(out)
@@ -65,9 +89,25 @@ def test_config_file_and_two_references(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_stdin_hypothesis(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "meteorx", "score", "--hyp", "-", "--ref", str(REF),
-         "--preset", "li", "--lang", "en", "--format", "json"],
-        input=HYP.read_bytes(), capture_output=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "meteorx",
+            "score",
+            "--hyp",
+            "-",
+            "--ref",
+            str(REF),
+            "--preset",
+            "li",
+            "--lang",
+            "en",
+            "--format",
+            "json",
+        ],
+        input=HYP.read_bytes(),
+        capture_output=True,
+        check=True,
     )
     assert len(json.loads(proc.stdout)["segments"]) == 4
 
@@ -117,12 +157,16 @@ def test_bad_input_is_one_line_error(
     assert "Traceback" not in err
 
 
-def test_empty_lines_score_zero_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_empty_lines_score_zero_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     hyp = tmp_path / "h.txt"
     hyp.write_text("the cat\n\n")
     ref = tmp_path / "r.txt"
     ref.write_text("the cat\nthe dog\n")
-    code, out, err = run(capsys, "score", "-H", str(hyp), "-r", str(ref), "-p", "li", "-l", "en", "-f", "json")
+    code, out, err = run(
+        capsys, "score", "-H", str(hyp), "-r", str(ref), "-p", "li", "-l", "en", "-f", "json"
+    )
     assert code == 0
     assert json.loads(out)["segments"][1]["score"] == 0.0
     assert "1 empty line(s)" in err
@@ -133,7 +177,9 @@ def test_bom_and_crlf_are_accepted(tmp_path: Path, capsys: pytest.CaptureFixture
     hyp.write_bytes(b"\xef\xbb\xbfthe cat\r\nthe dog\r\n")
     ref = tmp_path / "r.txt"
     ref.write_text("the cat\nthe dog\n")
-    code, out, _ = run(capsys, "score", "-H", str(hyp), "-r", str(ref), "-p", "li", "-l", "en", "-f", "json")
+    code, out, _ = run(
+        capsys, "score", "-H", str(hyp), "-r", str(ref), "-p", "li", "-l", "en", "-f", "json"
+    )
     assert code == 0
     assert json.loads(out)["system"]["score"] == 1.0
 
@@ -151,5 +197,5 @@ def test_listing_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert "matcher:exact" in run(capsys, "plugins")[1]
     langs = run(capsys, "languages")[1]
     assert "\npt " in langs and "\nzh " in langs
-    code, out, _ = run(capsys, "config", "--preset", "li", "--lang", "de")
+    _, out, _ = run(capsys, "config", "--preset", "li", "--lang", "de")
     assert "language: de" in out

@@ -58,7 +58,10 @@ def test_extends_chain_of_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("yaml_text", "expected"),
     [
-        ("extends: li\nalpha: 1.5\n", "alpha: Input should be less than or equal to 1 (allowed: 0 <= alpha <= 1; got 1.5)"),
+        (
+            "extends: li\nalpha: 1.5\n",
+            "alpha: Input should be less than or equal to 1 (allowed: 0 <= alpha <= 1; got 1.5)",
+        ),
         ("extends: li\ngamma: -0.1\n", "gamma: Input should be greater than or equal to 0"),
         ("extends: li\ndelta: 2\n", "delta: Input should be less than or equal to 1"),
         ("extends: li\nbeta: -1\n", "beta: Input should be greater than or equal to 0"),
@@ -87,11 +90,17 @@ def test_invalid_configs_name_the_field(tmp_path: Path, yaml_text: str, expected
 
 def test_unknown_matcher_option_is_rejected() -> None:
     with pytest.raises(ConfigError, match=r"stages\.1\.colour: unknown option"):
-        Scorer({"extends": "li", "language": "en", "stages": [{"matcher": "exact"}, {"matcher": "stem", "colour": "red"}]})
+        Scorer(
+            {
+                "extends": "li",
+                "language": "en",
+                "stages": [{"matcher": "exact"}, {"matcher": "stem", "colour": "red"}],
+            }
+        )
 
 
 def test_unknown_language_lists_known_ones() -> None:
-    with pytest.raises(LanguageError, match="unknown language 'xx'.*known languages: .*pt"):
+    with pytest.raises(LanguageError, match=r"unknown language 'xx'.*known languages: .*pt"):
         Scorer("li", language="xx")
 
 

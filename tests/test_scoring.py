@@ -89,15 +89,43 @@ def test_fmean_alpha_point_nine_is_the_2005_harmonic_mean() -> None:
 
 
 def test_module_level_score_function() -> None:
-    result = meteorx.score("the cat sat on the mat", "the cat sat on the mat", config="meteor-1.5-pt")
+    result = meteorx.score(
+        "the cat sat on the mat", "the cat sat on the mat", config="meteor-1.5-pt"
+    )
     assert result.score == 1.0
     corpus = meteorx.corpus_score(["o gato"], ["o gato"], config="meteor-1.5-pt")
     assert corpus.score == 1.0
 
 
 @pytest.mark.parametrize(
-    "code", ["en", "pt", "es", "fr", "de", "it", "nl", "sv", "da", "no", "fi", "hu", "ro",
-             "ru", "tr", "cs", "pl", "el", "ca", "eu", "et", "lt", "hi", "id", "ar"]
+    "code",
+    [
+        "en",
+        "pt",
+        "es",
+        "fr",
+        "de",
+        "it",
+        "nl",
+        "sv",
+        "da",
+        "no",
+        "fi",
+        "hu",
+        "ro",
+        "ru",
+        "tr",
+        "cs",
+        "pl",
+        "el",
+        "ca",
+        "eu",
+        "et",
+        "lt",
+        "hi",
+        "id",
+        "ar",
+    ],
 )
 def test_every_snowball_language_stems(code: str) -> None:
     scorer = Scorer("li", language=code)

@@ -18,8 +18,26 @@ EXAMPLES = [
     ("on the mat sat the cat", REF_EN, 1, 1, 1, 3, 0.0625, 0.9375),  # Wikipedia
     ("the cat sat on the mat", REF_EN, 1, 1, 1, 1, 0.0023, 0.9977),  # Wikipedia
     ("the cat was sat on the mat", REF_EN, 0.8571, 1, 0.9836, 2, 0.0185, 0.9654),  # Wikipedia
-    ("o cupom vale só até domingo", REF_PT, 0.8333, 0.5556, 0.5747, 2, 0.032, 0.5563),  # PT explainer
-    ("até domingo o cupom vale para toda a loja", REF_PT, 1, 1, 1, 2, 0.0055, 0.9945),  # PT explainer
+    (
+        "o cupom vale só até domingo",
+        REF_PT,
+        0.8333,
+        0.5556,
+        0.5747,
+        2,
+        0.032,
+        0.5563,
+    ),  # PT explainer
+    (
+        "até domingo o cupom vale para toda a loja",
+        REF_PT,
+        1,
+        1,
+        1,
+        2,
+        0.0055,
+        0.9945,
+    ),  # PT explainer
 ]
 
 

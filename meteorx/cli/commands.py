@@ -78,10 +78,9 @@ def _print_json(
             data["segments"] = [_segment_dict(i, s) for i, s in enumerate(result.segments)]
         return data
 
-    if len(systems) == 1:
-        data = one(*systems[0])
-    else:
-        data = {"systems": [one(n, r) for n, r in systems]}
+    data: dict[str, Any] = (
+        one(*systems[0]) if len(systems) == 1 else {"systems": [one(n, r) for n, r in systems]}
+    )
     data["signature"] = sig
     json.dump(data, out, ensure_ascii=False)
     out.write("\n")

@@ -36,7 +36,10 @@ def _add_config_args(parser: argparse.ArgumentParser) -> None:
         "--config", "-c", metavar="FILE.yaml", help="a YAML configuration (may 'extends' a preset)"
     )
     parser.add_argument(
-        "--lang", "-l", metavar="CODE", help="language (ISO 639-1, e.g. en, pt, de); overrides the config"
+        "--lang",
+        "-l",
+        metavar="CODE",
+        help="language (ISO 639-1, e.g. en, pt, de); overrides the config",
     )
     parser.add_argument(
         "--norm",
@@ -67,11 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     score.add_argument(
-        "--hyp", "-H", action="append", required=True, metavar="FILE",
+        "--hyp",
+        "-H",
+        action="append",
+        required=True,
+        metavar="FILE",
         help="hypothesis file ('-' for stdin); repeat for several systems",
     )
     score.add_argument(
-        "--ref", "-r", action="append", required=True, metavar="FILE",
+        "--ref",
+        "-r",
+        action="append",
+        required=True,
+        metavar="FILE",
         help="reference file; repeat for several references (each segment keeps its best)",
     )
     _add_config_args(score)
@@ -87,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_run("score"))
 
     config = sub.add_parser(
-        "config", help="print the resolved configuration as YAML",
+        "config",
+        help="print the resolved configuration as YAML",
         description="Print the configuration that 'score' would use, after presets, "
         "'extends' chains and command-line overrides are applied.",
     )

@@ -125,6 +125,29 @@ def _print_text(
     out.write(f"{sig}\n")
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from meteorx.errors import InputError
+    from meteorx.explain import explain_segment
+
+    scorer = Scorer(_config_from_args(args))
+    hyps, refs = read_parallel(args.hyp, args.ref)
+    if args.line:
+        for n in args.line:
+            if not 1 <= n <= len(hyps):
+                raise InputError(f"--line {n} is outside 1..{len(hyps)}")
+        wanted = [n - 1 for n in args.line]
+    else:
+        wanted = list(range(len(hyps)))
+    results = {i: scorer.segment(hyps[i], [r[i] for r in refs]) for i in wanted}
+    if args.worst:
+        wanted = sorted(wanted, key=lambda i: results[i].score)[: args.worst]
+    for k, i in enumerate(wanted):
+        if k:
+            print()
+        print(explain_segment(scorer, results[i], title=f"== line {i + 1} =="))
+    return 0
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     cfg = _config_from_args(args)
     data = cfg.model_dump(mode="json", exclude_none=True)

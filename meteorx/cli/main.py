@@ -97,6 +97,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.set_defaults(func=_run("score"))
 
+    explain = sub.add_parser(
+        "explain",
+        help="show the alignment and the calculation of segments",
+        description="Print, per segment, which words matched by which stage and the "
+        "calculation: P, R, Fmean, chunks, matches, fragmentation, penalty, score.",
+    )
+    explain.add_argument("--hyp", "-H", required=True, metavar="FILE", help="hypothesis file")
+    explain.add_argument(
+        "--ref", "-r", action="append", required=True, metavar="FILE", help="reference file(s)"
+    )
+    which = explain.add_mutually_exclusive_group()
+    which.add_argument("--line", "-n", type=int, action="append", metavar="N",
+                       help="explain line N (1-based; repeatable)")
+    which.add_argument("--worst", type=int, metavar="K", help="explain the K lowest-scoring lines")
+    _add_config_args(explain)
+    explain.set_defaults(func=_run("explain"))
+
     config = sub.add_parser(
         "config",
         help="print the resolved configuration as YAML",

@@ -1,0 +1,62 @@
+"""Human-readable explanation of one segment: the alignment and the calculation.
+
+Laid out like the worked-example table of the METEOR article: which words matched by
+which stage, then P, R, Fmean, chunks, matches, fragmentation, penalty and score.
+"""
+
+from __future__ import annotations
+
+from meteorx.scorer import Scorer, SegmentResult
+
+
+def explain_segment(scorer: Scorer, result: SegmentResult, title: str = "") -> str:
+    """A multi-line text explaining how ``result`` was computed."""
+    stage_names = [s.stage_name for s in scorer.config.stages]
+    hyp, ref = result.hyp_tokens, result.ref_tokens
+    lines = []
+    if title:
+        lines.append(title)
+    lines.append(f"hypothesis: {' '.join(hyp)}")
+    lines.append(f"reference:  {' '.join(ref)}")
+    lines.append("")
+    lines.append("alignment (reference order):")
+    width = max((len(" ".join(hyp[m.hyp_start : m.hyp_end])) for m in result.alignment.matches), default=4)
+    chunk = 0
+    last_ref_end = last_hyp_end = -1
+    for m in result.alignment.matches:
+        if m.ref_start != last_ref_end or m.hyp_start != last_hyp_end:
+            chunk += 1
+        last_ref_end, last_hyp_end = m.ref_end, m.hyp_end
+        h = " ".join(hyp[m.hyp_start : m.hyp_end])
+        r = " ".join(ref[m.ref_start : m.ref_end])
+        lines.append(
+            f"  hyp[{m.hyp_start:>2}] {h:<{width}}  <->  ref[{m.ref_start:>2}] {r:<{width}}  "
+            f"{stage_names[m.stage]:<10} chunk {chunk}"
+        )
+    matched_hyp = {i for m in result.alignment.matches for i in range(m.hyp_start, m.hyp_end)}
+    matched_ref = {i for m in result.alignment.matches for i in range(m.ref_start, m.ref_end)}
+    unmatched_h = [t for i, t in enumerate(hyp) if i not in matched_hyp]
+    unmatched_r = [t for i, t in enumerate(ref) if i not in matched_ref]
+    lines.append(f"  unmatched hypothesis words: {' '.join(unmatched_h) or '-'}")
+    lines.append(f"  unmatched reference words:  {' '.join(unmatched_r) or '-'}")
+    if not result.alignment.optimal:
+        lines.append("  (search bound reached: greedy fallback, alignment may not be optimal)")
+    b = result.breakdown
+    s = result.stats
+    cfg = scorer.config
+    lines.append("")
+    lines.append(f"  {'P':<14}{'R':<14}{'Fmean':<14}{'chunks':<8}{'matches':<9}{'frag':<10}{'penalty':<10}score")
+    lines.append(
+        f"  {b.precision:<14.4f}{b.recall:<14.4f}{b.fmean:<14.4f}{result.alignment.chunks:<8}"
+        f"{(s.hyp_matched_words + s.ref_matched_words) / 2:<9g}{b.fragmentation:<10.4f}"
+        f"{b.penalty:<10.4f}{b.score:.4f}"
+    )
+    lines.append("")
+    lines.append(
+        f"  Fmean = P*R / (alpha*P + (1-alpha)*R) with alpha={cfg.alpha:g}; "
+        f"penalty = gamma * frag^beta with gamma={cfg.gamma:g}, beta={cfg.beta:g}; "
+        f"frag = chunks / mean matched words"
+        + ("; a fully matched single chunk has frag 0" if cfg.perfect_match_rule else "")
+    )
+    lines.append(f"  score = Fmean * (1 - penalty) = {b.score:.4f}")
+    return "\n".join(lines)

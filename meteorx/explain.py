@@ -20,7 +20,8 @@ def explain_segment(scorer: Scorer, result: SegmentResult, title: str = "") -> s
     lines.append(f"reference:  {' '.join(ref)}")
     lines.append("")
     lines.append("alignment (reference order):")
-    width = max((len(" ".join(hyp[m.hyp_start : m.hyp_end])) for m in result.alignment.matches), default=4)
+    spans = [" ".join(hyp[m.hyp_start : m.hyp_end]) for m in result.alignment.matches]
+    width = max((len(text) for text in spans), default=4)
     chunk = 0
     last_ref_end = last_hyp_end = -1
     for m in result.alignment.matches:
@@ -45,7 +46,9 @@ def explain_segment(scorer: Scorer, result: SegmentResult, title: str = "") -> s
     s = result.stats
     cfg = scorer.config
     lines.append("")
-    lines.append(f"  {'P':<14}{'R':<14}{'Fmean':<14}{'chunks':<8}{'matches':<9}{'frag':<10}{'penalty':<10}score")
+    header = ["P", "R", "Fmean", "chunks", "matches", "frag", "penalty"]
+    widths = [14, 14, 14, 8, 9, 10, 10]
+    lines.append("  " + "".join(f"{h:<{w}}" for h, w in zip(header, widths, strict=True)) + "score")
     lines.append(
         f"  {b.precision:<14.4f}{b.recall:<14.4f}{b.fmean:<14.4f}{result.alignment.chunks:<8}"
         f"{(s.hyp_matched_words + s.ref_matched_words) / 2:<9g}{b.fragmentation:<10.4f}"

@@ -20,7 +20,7 @@ NORMALIZE_SHORTHANDS: dict[str, dict[str, Any]] = {
     "none": {"tokenizer": "whitespace", "lowercase": False, "punctuation": "keep"},
     "lower": {"tokenizer": "whitespace", "lowercase": True, "punctuation": "keep"},
     "meteor": {"tokenizer": "meteor", "lowercase": True, "punctuation": "keep"},
-    "meteor-nopunct": {"tokenizer": "meteor", "lowercase": True, "punctuation": "drop"},
+    "meteor-nopunct": {"tokenizer": "meteor-nopunct", "lowercase": True, "punctuation": "keep"},
 }
 
 

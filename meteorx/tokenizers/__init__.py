@@ -1,0 +1,1 @@
+"""Tokenizers and normalisers used before alignment (e.g. Meteor 1.5's ``-norm``)."""

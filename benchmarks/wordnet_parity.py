@@ -13,7 +13,7 @@ differing segment:
 * ``stem``: the jar's Snowball stems differ from ours for some word pair of the segment;
 * ``search``: same candidates, different alignment chosen (the aligner, not matching).
 
-Usage: python scripts/wordnet_parity.py [--lines N] [--morphology meteor-1.5|morphy]
+Usage: python benchmarks/wordnet_parity.py [--lines N] [--morphology meteor-1.5|morphy]
 """
 
 from __future__ import annotations

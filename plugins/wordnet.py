@@ -23,7 +23,7 @@ option:
 With ``meteor-1.5``, exact + stem + synonym scores agree with the jar (``-lower -m
 'exact stem synonym'``) on 99.84% of the 4,978 xray segments within 1e-4; the rest are
 the jar's older Snowball stems and one offset collision (below). See
-``scripts/wordnet_parity.py``.
+``benchmarks/wordnet_parity.py``.
 
 Tokens are looked up as they are; WordNet's lemmas are lowercase, so lowercase the
 text (``normalize: lower``), as with the jar's ``-lower``. Multi-word lemmas

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from meteorx.errors import ConfigError
 
 NORMALIZE_SHORTHANDS: dict[str, dict[str, Any]] = {
-    "none": {"tokenizer": "whitespace", "lowercase": False, "punctuation": "keep"},
-    "lower": {"tokenizer": "whitespace", "lowercase": True, "punctuation": "keep"},
+    "none": {"tokenizer": "auto", "lowercase": False, "punctuation": "keep"},
+    "lower": {"tokenizer": "auto", "lowercase": True, "punctuation": "keep"},
     "meteor": {"tokenizer": "meteor", "lowercase": True, "punctuation": "keep"},
     "meteor-nopunct": {"tokenizer": "meteor-nopunct", "lowercase": True, "punctuation": "keep"},
 }
@@ -32,7 +32,11 @@ class NormalizeConfig(_Strict):
     """How raw text becomes tokens. A string shorthand (``none``, ``lower``, ``meteor``,
     ``meteor-nopunct``) expands to one of these."""
 
-    tokenizer: str = Field("whitespace", description="tokenizer plugin name")
+    tokenizer: str = Field(
+        "auto",
+        description="tokenizer plugin name; 'auto' = whitespace, or characters for "
+        "languages written without spaces (zh, ja, th)",
+    )
     lowercase: bool = False
     punctuation: Literal["keep", "drop"] = "keep"
 

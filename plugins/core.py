@@ -3,6 +3,7 @@ and the built-in function-word sources."""
 
 from __future__ import annotations
 
+import re
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
@@ -159,9 +160,45 @@ def _whitespace(language: Language) -> Callable[[str], list[str]]:
     return str.split
 
 
+# Scripts written without spaces between words: each character is a token (Han, kana,
+# Thai, Lao, Khmer, Myanmar); other runs of non-space characters stay whole.
+_SPACELESS = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+)
+_CHAR_TOKEN = re.compile(f"[{_SPACELESS}]|[^\\s{_SPACELESS}]+")
+
+
+def _characters(language: Language) -> Callable[[str], list[str]]:
+    return _CHAR_TOKEN.findall
+
+
+def _auto(language: Language) -> Callable[[str], list[str]]:
+    """Whitespace tokens, or characters for languages written without spaces."""
+    return _characters(language) if language.spaceless else str.split
+
+
+def _jieba(language: Language) -> Callable[[str], list[str]]:
+    """Chinese word segmentation with jieba (optional: pip install jieba)."""
+    try:
+        import jieba  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise ResourceError(
+            "tokenizer 'jieba' needs the jieba package: pip install jieba"
+        ) from None
+
+    def tokenize(line: str) -> list[str]:
+        return [t for t in jieba.lcut(line) if not t.isspace()]
+
+    return tokenize
+
+
 @hookimpl
 def meteorx_register_tokenizers(register: Callable[[str, TokenizerFactory], None]) -> None:
+    register("auto", _auto)
     register("whitespace", _whitespace)
+    register("characters", _characters)
+    register("jieba", _jieba)
 
 
 def _no_function_words(language: Language) -> tuple[frozenset[str], str]:
@@ -169,13 +206,28 @@ def _no_function_words(language: Language) -> tuple[frozenset[str], str]:
 
 
 @cache
+def _stop_words(language: Language) -> tuple[frozenset[str], str]:
+    """The ``stop-words`` package's list (BSD licence; lists for ~30 languages)."""
+    try:
+        from stop_words import LANGUAGE_MAPPING, get_stop_words
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise ResourceError("function_words 'stop-words' needs: pip install stop-words") from None
+    code = {"no": "nb", "nn": "nb"}.get(language.code, language.code)
+    if code not in LANGUAGE_MAPPING:
+        raise ResourceError(
+            f"the stop-words package has no list for {language.name} ({language.code}); "
+            "set function_words to a file path or 'none'"
+        )
+    words = frozenset(w.strip().lstrip("\ufeff").lower() for w in get_stop_words(code) if w.strip())
+    return words, f"stop-words-{code}"
+
+
+@cache
 def _builtin_function_words(language: Language) -> tuple[frozenset[str], str]:
+    """meteorx's own list where it has one (curated), else the stop-words package's."""
     path = resources.files("meteorx").joinpath(f"data/function_words/{language.code}.txt")
     if not path.is_file():
-        raise ResourceError(
-            f"meteorx has no built-in function-word list for {language.name} "
-            f"({language.code}); set function_words to a file path, 'stop-words' or 'none'"
-        )
+        return _stop_words(language)
     words = frozenset(
         line.strip()
         for line in path.read_text(encoding="utf-8").splitlines()
@@ -215,4 +267,5 @@ def _meteor15_function_words(language: Language) -> tuple[frozenset[str], str]:
 def meteorx_register_function_words(register: Callable[[str, FunctionWordSource], None]) -> None:
     register("none", _no_function_words)
     register("builtin", _builtin_function_words)
+    register("stop-words", _stop_words)
     register("meteor-1.5", _meteor15_function_words)

@@ -1,0 +1,160 @@
+"""The plugin system: a real third-party install, and broken plugins named in errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+import venv
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from meteorx import registry
+from meteorx.errors import PluginError
+from meteorx.scorer import Scorer
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "tests" / "plugin_example"
+
+
+@pytest.mark.slow
+def test_third_party_plugin_installs_and_scores(tmp_path: Path) -> None:
+    """pip-install the example plugin into an isolated environment and use it from YAML."""
+    env_dir = tmp_path / "venv"
+    # System site-packages give the environment meteorx and its dependencies; the
+    # plugin itself is installed only into this environment.
+    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(EXAMPLE)],
+        check=True,
+    )
+    (tmp_path / "h.txt").write_text("the organisation grew quickly\n")
+    (tmp_path / "r.txt").write_text("the organization grows quick\n")
+    (tmp_path / "c.yaml").write_text(
+        "extends: meteor-1.5-other\n"
+        "stages:\n- matcher: exact\n- matcher: prefix\n  weight: 0.5\n  length: 4\n"
+    )
+    out = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "meteorx",
+            "score",
+            "--hyp",
+            str(tmp_path / "h.txt"),
+            "--ref",
+            str(tmp_path / "r.txt"),
+            "--config",
+            str(tmp_path / "c.yaml"),
+            "--format",
+            "json",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    data = json.loads(out)
+    assert "prefix=prefix.v2(len=4):0.5" in data["signature"]
+    # "the" exact; organisation/organization and quickly/quick by prefix (grew/grows not).
+    stats = data["segments"][0]["stats"]
+    assert stats[4:8] == [1.0, 1.0, 0.0, 0.0]  # exact stage: hyp/ref content, function
+    assert stats[8:12] == [2.0, 2.0, 0.0, 0.0]  # prefix stage
+    listing = subprocess.run(
+        [str(python), "-m", "meteorx", "plugins"], check=True, capture_output=True, text=True
+    ).stdout
+    assert "prefix (meteorx-prefix-plugin 0.3.1)" in listing
+    # Not visible outside that environment.
+    assert "prefix" not in registry.get_registry().matchers
+
+
+@pytest.fixture
+def fake_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Install a one-module plugin from source text as an extra entry point."""
+
+    def install(name: str, source: str) -> None:
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+        monkeypatch.syspath_prepend(str(tmp_path))
+        real = registry._entry_points
+        extra = metadata.EntryPoint(name=name, value=name, group=registry.ENTRY_POINT_GROUP)
+        monkeypatch.setattr(registry, "_entry_points", lambda: [*real(), extra])
+        registry.get_registry.cache_clear()
+
+    yield install
+    registry.get_registry.cache_clear()
+
+
+def test_plugin_import_error_names_the_plugin(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+    fake_plugin("broken_import", "import does_not_exist_anywhere\n")
+    with pytest.raises(
+        PluginError, match=r"plugin 'broken_import' .* failed to import: ModuleNotFoundError"
+    ):
+        registry.get_registry()
+
+
+def test_hook_raising_names_the_plugin(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+    fake_plugin(
+        "raising_hook",
+        """
+        from meteorx.hookspecs import hookimpl
+
+        @hookimpl
+        def meteorx_register_matchers(register):
+            raise RuntimeError("boom")
+        """,
+    )
+    with pytest.raises(
+        PluginError,
+        match="plugin 'raising_hook' failed in meteorx_register_matchers: RuntimeError: boom",
+    ):
+        registry.get_registry()
+
+
+def test_duplicate_matcher_name_is_an_error(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+    fake_plugin(
+        "duplicate",
+        """
+        from meteorx.hookspecs import hookimpl
+        from meteorx.matchers import Matcher
+
+        class Exact(Matcher):
+            name = "exact"
+            def candidates(self, hyp, ref):
+                return []
+
+        @hookimpl
+        def meteorx_register_matchers(register):
+            register(Exact)
+        """,
+    )
+    with pytest.raises(
+        PluginError,
+        match="plugin 'duplicate' registers matcher 'exact', which plugin 'core' already",
+    ):
+        registry.get_registry()
+
+
+def test_misspelled_hook_is_an_error(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+    fake_plugin(
+        "typo",
+        """
+        from meteorx.hookspecs import hookimpl
+
+        @hookimpl
+        def meteorx_register_matcher(register):
+            pass
+        """,
+    )
+    with pytest.raises(PluginError, match="unknown hook"):
+        registry.get_registry()
+
+
+def test_first_party_plugins_use_entry_points() -> None:
+    names = {ep.name for ep in metadata.entry_points(group="meteorx")}
+    assert {"core", "wordnet", "meteor_norm"} <= names
+    reg = registry.get_registry()
+    assert reg.owners["matcher:exact"] == "core"
+    assert reg.owners["matcher:synonym"] == "wordnet"
+    assert Scorer("li", language="en").registry is reg

@@ -120,6 +120,11 @@ class MeteorConfig(_Strict):
         True, description="Meteor 1.5: a fully matched single chunk has no fragmentation penalty"
     )
     aligner: AlignerConfig = AlignerConfig()
+    system_score: Literal["statistics", "mean"] = Field(
+        "statistics",
+        description="system score from summed statistics (METEOR's definition, Meteor 1.5) "
+        "or the mean of segment scores (what NLTK and Hugging Face evaluate users report)",
+    )
 
     @field_validator("stages")
     @classmethod

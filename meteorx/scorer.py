@@ -8,7 +8,7 @@ are computed from summed statistics, never from averaged segment scores.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,9 @@ class Scorer:
         self.exact_stages = frozenset(i for i, m in enumerate(self.matchers) if m.is_exact)
         factory = self.registry.aligner(cfg.aligner.name)
         self.aligner = factory(cfg.aligner)
+        # An aligner may align straight from the matchers' prepared forms (skipping the
+        # candidate list) when it knows them; it returns None to use the general path.
+        self._align_prepared = getattr(self.aligner, "align_prepared", None)
         # Meteor 1.5 aligns identical sentences with its first stage only.
         self._identical_first_stage_only = cfg.aligner.name == "meteor-1.5"
         self.weights = tuple(stage.weight for stage in cfg.stages)
@@ -172,15 +175,30 @@ class Scorer:
         n_stages = len(self.matchers)
         if self._identical_first_stage_only and hyp == ref:
             n_stages = 1
+        fast = self._align_prepared
+        alignment = (
+            fast(self.matchers[:n_stages], hyp_prepared, ref_prepared, len(hyp), len(ref))
+            if fast is not None
+            else None
+        )
+        if alignment is None:
+            alignment = self._align(hyp, hyp_prepared, ref, ref_prepared, n_stages)
+        stats = self._stats(hyp, ref, alignment)
+        return stats, compute(stats, self.params), alignment
+
+    def _align(
+        self,
+        hyp: tuple[str, ...],
+        hyp_prepared: list[Any],
+        ref: tuple[str, ...],
+        ref_prepared: list[Any],
+        n_stages: int,
+    ) -> Alignment:
         candidates: list[Match] = []
         for s in range(n_stages):
             for span in self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s]):
                 candidates.append(Match(span[2], span[3], span[0], span[1], s))
-        alignment = self.aligner.align(
-            candidates, len(hyp), len(ref), self.weights, self.exact_stages
-        )
-        stats = self._stats(hyp, ref, alignment)
-        return stats, compute(stats, self.params), alignment
+        return self.aligner.align(candidates, len(hyp), len(ref), self.weights, self.exact_stages)
 
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
         fw = self.function_words
@@ -265,6 +283,9 @@ class Scorer:
         """The corpus result of already scored segments."""
         total = sum_stats(s.stats for s in segments)
         breakdown = compute(total, self.params)
+        if self.config.system_score == "mean" and segments:
+            mean = sum(s.score for s in segments) / len(segments)
+            breakdown = replace(breakdown, score=mean)
         from meteorx.signature import signature
 
         return CorpusResult(

@@ -1,0 +1,391 @@
+"""First-party plugin ``nltk_compat``: NLTK 3.10's METEOR through the normal scorer.
+
+Provides what the ``nltk`` preset needs to give ``nltk.translate.meteor_score``'s
+numbers per segment:
+
+* matcher ``porter-nltk``: equal stems under NLTK's ``PorterStemmer`` (default mode
+  ``NLTK_EXTENSIONS``, which is not Snowball's "porter");
+* matcher ``wordnet-nltk``: NLTK METEOR's synonym relation, read from WordNet 3.0
+  without ``nltk.download`` (see :mod:`meteorx.compat.nltk` for where WordNet is
+  looked for). Like NLTK it compares Porter *stems*: a hypothesis stem links to a
+  reference stem among the lemma names of ``wordnet.synsets(hypothesis_stem)``;
+* aligner ``nltk``: NLTK's greedy search. Stage after stage, hypothesis words from
+  last to first, each takes the last still-free reference word its stage proposes;
+  no crossing minimisation, so chunks are often more than the fewest possible.
+
+With weights 1, δ 0.5, no function words and no perfect-match rule, meteorx's formulas
+reduce to NLTK's (P and R are bit-identical; Fmean differs by float rounding only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from meteorx.compat.nltk import align_stages, default_wordnet, porter_stem_function
+from meteorx.config import AlignerConfig
+from meteorx.hookspecs import hookimpl
+from meteorx.languages import Language
+from meteorx.matchers import Matcher
+from meteorx.registry import Aligner
+from meteorx.types import Alignment, Match, Span, count_chunks
+
+PorterMode = Literal["NLTK_EXTENSIONS", "MARTIN_EXTENSIONS", "ORIGINAL_ALGORITHM"]
+
+
+def _surplus(own: dict[str, int], other: dict[str, int]) -> dict[str, int]:
+    """Words with more copies on this side than on the other, and how many more."""
+    return {w: c - other.get(w, 0) for w, c in own.items() if c > other.get(w, 0)}
+
+
+class _Side:
+    """One sentence as both NLTK matchers see it; shared between them (see ``_side``)."""
+
+    __slots__ = ("counts", "pair", "tokens")
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.tokens = tokens
+        counts: dict[str, int] = {}
+        for token in tokens:
+            counts[token] = counts.get(token, 0) + 1
+        self.counts = counts
+        #: (reference side, porter mode, _Leftovers) of the last pair this hypothesis
+        #: side was aligned in: the stem stage computes it, the synonym stage reuses it.
+        self.pair: tuple[_Side, str, _Leftovers] | None = None
+
+
+_LAST_SIDE: tuple[Sequence[str], _Side] | None = None
+
+
+def _side(tokens: Sequence[str]) -> _Side:
+    """The :class:`_Side` of a token tuple, reused when the scorer prepares the same
+    tuple for the next matcher (it does, for every stage in turn)."""
+    global _LAST_SIDE
+    last = _LAST_SIDE
+    if last is not None and last[0] is tokens:
+        return last[1]
+    side = _Side(tokens)
+    if isinstance(tokens, tuple):
+        _LAST_SIDE = (tokens, side)
+    return side
+
+
+class _Leftovers:
+    """Words NLTK's exact stage cannot link (with their stems) for one pair.
+
+    For each word, the exact stage links ``min(hyp copies, ref copies)`` copies, so
+    only the side with more copies keeps any, and only the surplus. With ``prune``
+    the later stages look at these words only: their other links could never be
+    chosen by the greedy aligner.
+    """
+
+    __slots__ = ("hyp", "hyp_stems", "ref", "ref_stems")
+
+    def __init__(self, hyp: _Side, ref: _Side, stem: Callable[[str], str], prune: bool) -> None:
+        if prune:
+            self.hyp = _surplus(hyp.counts, ref.counts)
+            self.ref = _surplus(ref.counts, hyp.counts) if self.hyp else {}
+        else:
+            self.hyp, self.ref = hyp.counts, ref.counts
+        if self.hyp and self.ref:
+            self.hyp_stems = {w: stem(w) for w in self.hyp}
+            self.ref_stems = {w: stem(w) for w in self.ref}
+        else:
+            self.hyp_stems = self.ref_stems = {}
+
+
+def _leftovers(hyp: _Side, ref: _Side, mode: str, prune: bool) -> _Leftovers:
+    pair = hyp.pair
+    if prune and pair is not None and pair[0] is ref and pair[1] == mode:
+        return pair[2]
+    found = _Leftovers(hyp, ref, porter_stem_function(mode), prune)
+    if prune:
+        hyp.pair = (ref, mode, found)
+    return found
+
+
+_PRUNE_HELP = (
+    "only for the nltk preset's stage order (exact, porter-nltk, wordnet-nltk) with the "
+    "nltk aligner: propose only links that aligner can still make after the earlier "
+    "stages (same alignment, far fewer candidates, stems and synonyms looked up only for "
+    "words still unlinked)"
+)
+
+
+class PorterOptions(BaseModel):
+    """Options of the ``porter-nltk`` matcher."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: PorterMode = Field("NLTK_EXTENSIONS", description="NLTK PorterStemmer mode")
+    prune: bool = Field(False, description=_PRUNE_HELP)
+
+
+class NltkPorterMatcher(Matcher):
+    """Links words with equal stems under NLTK's ``PorterStemmer`` (as NLTK's METEOR)."""
+
+    name = "porter-nltk"
+    version = "1"
+    Options = PorterOptions
+
+    def __init__(self, options: BaseModel, language: Language) -> None:
+        super().__init__(options, language)
+        assert isinstance(options, PorterOptions)
+        self.mode = options.mode
+        self._prune = options.prune
+        porter_stem_function(options.mode)  # load the stemmer now
+
+    def prepare(self, tokens: Sequence[str]) -> _Side:
+        return _side(tokens)
+
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+        left = _leftovers(hyp, ref, self.mode, self._prune)
+        hyp_stems, ref_stems = left.hyp_stems, left.ref_stems
+        if not hyp_stems:
+            return ()
+        by_stem: dict[str, list[int]] = {}
+        for i, word in enumerate(hyp.tokens):
+            key = hyp_stems.get(word)
+            if key is not None:
+                found = by_stem.get(key)
+                if found is None:
+                    by_stem[key] = [i]
+                else:
+                    found.append(i)
+        out: list[Span] = []
+        for j, word in enumerate(ref.tokens):
+            key = ref_stems.get(word)
+            if key is not None:
+                for i in by_stem.get(key, ()):
+                    out.append(Span(i, 1, j, 1))
+        return out
+
+    def describe(self) -> str:
+        pruned = ",pruned" if self._prune else ""
+        return f"{self.name}.v{self.version}({self.mode.lower()}{pruned})"
+
+
+class WordNetOptions(BaseModel):
+    """Options of the ``wordnet-nltk`` matcher."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    stem: bool = Field(
+        True,
+        description="compare Porter stems, as NLTK does (its synonym stage sees the stem "
+        "stage's output); false compares the words themselves",
+    )
+    porter_mode: PorterMode = Field("NLTK_EXTENSIONS", description="stemmer mode when stem")
+    wordnet_dir: str | None = Field(
+        None, description="WordNet dict folder (default: $METEORX_WORDNET, NLTK's, system)"
+    )
+    prune: bool = Field(False, description=_PRUNE_HELP)
+
+
+class NltkWordNetMatcher(Matcher):
+    """Links a hypothesis word to a reference word among its WordNet synonyms (NLTK)."""
+
+    name = "wordnet-nltk"
+    version = "1"
+    Options = WordNetOptions
+
+    def __init__(self, options: BaseModel, language: Language) -> None:
+        super().__init__(options, language)
+        assert isinstance(options, WordNetOptions)
+        self._options = options
+        self.wordnet = default_wordnet(options.wordnet_dir)
+        self._synonyms = self.wordnet.synonyms
+        if options.stem:
+            porter_stem_function(options.porter_mode)
+
+    def prepare(self, tokens: Sequence[str]) -> _Side:
+        return _side(tokens)
+
+    def _keys(self, hyp: _Side, ref: _Side) -> tuple[dict[str, str], dict[str, str]]:
+        """word -> key (its stem, or itself) of the words on each side that may still be
+        unlinked when this stage runs."""
+        options = self._options
+        if not options.stem:
+            if options.prune:
+                hyp_words = _surplus(hyp.counts, ref.counts)
+                ref_words = _surplus(ref.counts, hyp.counts) if hyp_words else {}
+            else:
+                hyp_words, ref_words = hyp.counts, ref.counts
+            return {w: w for w in hyp_words}, {w: w for w in ref_words}
+        left = _leftovers(hyp, ref, options.porter_mode, options.prune)
+        if not options.prune or not left.hyp_stems:
+            return left.hyp_stems, left.ref_stems
+        # The stem stage leaves each stem unlinked on one side at most (the surplus).
+        hyp_left: dict[str, int] = {}
+        for w, key in left.hyp_stems.items():
+            hyp_left[key] = hyp_left.get(key, 0) + left.hyp[w]
+        ref_left: dict[str, int] = {}
+        for w, key in left.ref_stems.items():
+            ref_left[key] = ref_left.get(key, 0) + left.ref[w]
+        hyp_keep = _surplus(hyp_left, ref_left)
+        if not hyp_keep:
+            return {}, {}
+        ref_keep = _surplus(ref_left, hyp_left)
+        return (
+            {w: k for w, k in left.hyp_stems.items() if k in hyp_keep},
+            {w: k for w, k in left.ref_stems.items() if k in ref_keep},
+        )
+
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+        hyp_keys, ref_keys = self._keys(hyp, ref)
+        if not hyp_keys or not ref_keys:
+            return ()
+        ref_index: dict[str, list[int]] = {}
+        for j, word in enumerate(ref.tokens):
+            key = ref_keys.get(word)
+            if key is not None:
+                found = ref_index.get(key)
+                if found is None:
+                    ref_index[key] = [j]
+                else:
+                    found.append(j)
+        synonyms = self._synonyms
+        out: list[Span] = []
+        for i, word in enumerate(hyp.tokens):
+            key = hyp_keys.get(word)
+            if key is None:
+                continue
+            syns = synonyms(key)
+            if len(syns) <= len(ref_index):
+                for other in syns:
+                    for j in ref_index.get(other, ()):
+                        out.append(Span(i, 1, j, 1))
+            else:
+                for other, found in ref_index.items():
+                    if other in syns:
+                        for j in found:
+                            out.append(Span(i, 1, j, 1))
+        out.sort(key=_ref_then_hyp)  # the Matcher contract: by reference, then hypothesis
+        return out
+
+    def describe(self) -> str:
+        options = self._options
+        keys = f"porter-{options.porter_mode.lower()}" if options.stem else "words"
+        pruned = ",pruned" if options.prune else ""
+        return f"{self.name}.v{self.version}({keys}{pruned},{self.wordnet.describe()})"
+
+    def resources(self) -> dict[str, str]:
+        return {"wordnet": str(self.wordnet.location)}
+
+
+_ref_then_hyp = itemgetter(2, 0)
+
+
+class NltkAligner:
+    """NLTK's greedy alignment of meteorx candidates.
+
+    Stages in order; within a stage, hypothesis positions from last to first, each
+    taking the free candidate with the largest reference position (for multi-word
+    spans: every covered position must be free; longer spans first on ties).
+    """
+
+    def __init__(self) -> None:
+        self._plan: tuple[Sequence[Matcher], _FastPlan | None] | None = None
+
+    def align_prepared(
+        self,
+        matchers: Sequence[Matcher],
+        hyp_prepared: Sequence[Any],
+        ref_prepared: Sequence[Any],
+        hyp_len: int,
+        ref_len: int,
+    ) -> Alignment | None:
+        """The same alignment straight from the prepared sentences, without candidates.
+
+        Only for the ``nltk`` preset's stages (``exact``, ``porter-nltk``,
+        ``wordnet-nltk`` with ``stem``, same Porter mode); ``None`` otherwise, meaning
+        "collect candidates and call :meth:`align`". A scorer may try this first: it
+        skips building and sorting every candidate link.
+        """
+        plan = self._plan
+        if plan is None or plan[0] is not matchers:
+            plan = self._plan = (matchers, _fast_plan(matchers))
+        fast = plan[1]
+        if fast is None:
+            return None
+        hyp: _Side = hyp_prepared[1]
+        ref: _Side = ref_prepared[1]
+        stages = align_stages(hyp.tokens, ref.tokens, fast[0], fast[1])
+        matches = [Match(j, 1, i, 1, stage) for stage, links in enumerate(stages) for i, j in links]
+        matches.sort()
+        return Alignment(tuple(matches), count_chunks(matches))
+
+    def align(
+        self,
+        candidates: Sequence[Match],
+        hyp_len: int,
+        ref_len: int,
+        weights: Sequence[float],
+        exact_stages: frozenset[int],
+    ) -> Alignment:
+        hyp_free = [True] * hyp_len
+        ref_free = [True] * ref_len
+        chosen: list[Match] = []
+        # Stage ascending; within a stage hypothesis and reference descending (longer
+        # spans first on ties): two C-level sorts, the second one stable.
+        ordered = sorted(candidates, key=_hyp_ref_desc, reverse=True)
+        ordered.sort(key=_stage)
+        for m in ordered:
+            ref_start, ref_n, hyp_start, hyp_n, _ = m
+            if hyp_n == 1 and ref_n == 1:
+                if hyp_free[hyp_start] and ref_free[ref_start]:
+                    hyp_free[hyp_start] = False
+                    ref_free[ref_start] = False
+                    chosen.append(m)
+                continue
+            hyp_span = range(hyp_start, hyp_start + hyp_n)
+            ref_span = range(ref_start, ref_start + ref_n)
+            if all(hyp_free[k] for k in hyp_span) and all(ref_free[k] for k in ref_span):
+                for k in hyp_span:
+                    hyp_free[k] = False
+                for k in ref_span:
+                    ref_free[k] = False
+                chosen.append(m)
+        chosen.sort()  # reference order (Match starts with ref_start)
+        return Alignment(tuple(chosen), count_chunks(chosen))
+
+
+_FastPlan = tuple[Callable[[str], str], Callable[[str], frozenset[str]]]
+
+
+def _fast_plan(matchers: Sequence[Matcher]) -> _FastPlan | None:
+    """Stemmer and synonyms when the stages are exactly the nltk preset's."""
+    if len(matchers) != 3:
+        return None
+    exact, porter, wordnet = matchers
+    if not (exact.is_exact and exact.name == "exact"):
+        return None
+    if not (isinstance(porter, NltkPorterMatcher) and isinstance(wordnet, NltkWordNetMatcher)):
+        return None
+    if not wordnet._options.stem or wordnet._options.porter_mode != porter.mode:
+        return None
+    return porter_stem_function(porter.mode), wordnet._synonyms
+
+
+_hyp_ref_desc = itemgetter(2, 0, 3, 1)  # Match: ref_start, ref_len, hyp_start, hyp_len, stage
+_stage = itemgetter(4)
+
+
+@hookimpl
+def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
+    register(NltkPorterMatcher)
+    register(NltkWordNetMatcher)
+
+
+def _nltk(config: AlignerConfig) -> Aligner:
+    return NltkAligner()
+
+
+@hookimpl
+def meteorx_register_aligners(
+    register: Callable[[str, Callable[[AlignerConfig], Aligner]], None],
+) -> None:
+    register("nltk", _nltk)

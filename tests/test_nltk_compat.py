@@ -1,0 +1,510 @@
+"""NLTK-exact mode: ``meteorx.compat.nltk`` and the ``nltk`` preset against NLTK 3.10.
+
+The reference is the installed NLTK itself (``nltk.translate.meteor_score``), run on
+the same WordNet 3.0 files (``/usr/share/wordnet`` or wherever ``find_wordnet`` looks),
+made readable for NLTK by ``build_nltk_data`` (``nltk.download`` is never needed).
+Fast tests use a small fake WordNet with NLTK's interface, so they need no data; the
+slow ones load NLTK's own WordNet reader (seconds) and score the Meteor 1.5 example
+data (``$METEORX_DATA`` or ``<repo>/../shared/data``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meteorx.compat import nltk as compat
+from meteorx.errors import ResourceError
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
+XRAY = DATA / "meteor15-examples"
+
+nltk_meteor = pytest.importorskip("nltk.translate.meteor_score")
+PorterStemmer = pytest.importorskip("nltk.stem.porter").PorterStemmer
+
+
+def _wordnet_or_none() -> compat.WordNetLocation | None:
+    try:
+        return compat.find_wordnet()
+    except ResourceError:
+        return None
+
+
+WORDNET = _wordnet_or_none()
+needs_wordnet = pytest.mark.skipif(
+    WORDNET is None,
+    reason="WordNet 3.0 not found (apt-get install wordnet-base, or set METEORX_WORDNET)",
+)
+
+
+def _w(text: str) -> list[str]:
+    return text.split()
+
+
+CAT = _w("the cat sat on the mat")
+
+
+# -- a WordNet with NLTK's interface, for tests that need no data ------------------------
+
+
+class _Lemma:
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def name(self) -> str:
+        return self._name
+
+
+class _Synset:
+    def __init__(self, names: list[str]) -> None:
+        self._lemmas = [_Lemma(n) for n in names]
+
+    def lemmas(self) -> list[_Lemma]:
+        return self._lemmas
+
+
+class FakeWordNet:
+    """``synsets(word)`` from a few groups; keyed by the words *and* their Porter stems,
+    since NLTK's METEOR looks synonyms up by stem."""
+
+    def __init__(self, groups: list[list[str]]) -> None:
+        stem = PorterStemmer().stem
+        self.table: dict[str, list[_Synset]] = {}
+        for group in groups:
+            synset = _Synset(group)
+            for word in group:
+                for key in {word.lower(), stem(word)}:
+                    self.table.setdefault(key, []).append(synset)
+        self.calls = 0
+
+    def synsets(self, word: str) -> list[_Synset]:
+        self.calls += 1
+        return self.table.get(word.lower(), [])
+
+
+GROUPS = [
+    ["cat", "true_cat", "kitty", "Cat"],
+    ["mat", "rug", "carpet"],
+    ["big", "large", "great"],
+    ["sit", "sat", "seat"],
+    ["fast", "quick", "speedy", "firm"],
+    ["car", "auto", "automobile", "machine"],
+    ["home", "house", "dwelling"],
+]
+VOCAB = _w(
+    "the a The cat cats Cat kitty dog dogs sat sit sits sitting seat on upon mat mats rug "
+    "carpet big bigger large larger great run runs running ran quick fast faster speedy car "
+    "cars auto automobile house houses home homes dwelling ."
+)
+
+
+def _random_sentence(rng: random.Random, vocab: list[str], longest: int = 12) -> list[str]:
+    return [rng.choice(vocab) for _ in range(rng.randint(0, longest))]
+
+
+# -- the documented numbers -------------------------------------------------------------
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    ("hypothesis", "expected"),
+    [
+        # NLTK's greedy alignment makes 6 chunks of this one; the definition says 0.9375.
+        ("on the mat sat the cat", 0.5),
+        ("the cat sat on the mat", 0.9977),
+        ("the cat was sat on the mat", 0.9654),
+    ],
+)
+def test_wikipedia_examples(hypothesis: str, expected: float) -> None:
+    assert round(compat.meteor_score([CAT], hypothesis.split()), 4) == expected
+    assert round(compat.single_meteor_score(CAT, hypothesis.split()), 4) == expected
+
+
+@needs_wordnet
+def test_portuguese_examples_and_nltk_doctests() -> None:
+    ref = _w("o cupom vale para toda a loja até domingo")
+    assert round(compat.single_meteor_score(ref, _w("o cupom vale só até domingo")), 4) == 0.5563
+    hyp = _w("até domingo o cupom vale para toda a loja")
+    assert round(compat.single_meteor_score(ref, hyp), 4) == 0.9945
+    # NLTK's own doctests (nltk/translate/meteor_score.py).
+    hypothesis1 = _w(
+        "It is a guide to action which ensures that the military always obeys the commands "
+        "of the party"
+    )
+    reference1 = _w(
+        "It is a guide to action that ensures that the military will forever heed Party commands"
+    )
+    reference2 = _w(
+        "It is the guiding principle which guarantees the military forces always being under "
+        "the command of the Party"
+    )
+    reference3 = _w(
+        "It is the practical guide for the army always to heed the directions of the party"
+    )
+    assert round(compat.single_meteor_score(reference1, hypothesis1), 4) == 0.6944
+    refs = [reference1, reference2, reference3]
+    assert round(compat.meteor_score(refs, hypothesis1), 4) == 0.6944
+    assert compat.meteor_score([["this", "is", "a", "cat"]], ["non", "matching", "hypothesis"]) == 0
+
+
+@needs_wordnet
+def test_preset_gives_the_documented_numbers() -> None:
+    from meteorx.scorer import Scorer
+
+    scorer = Scorer("nltk")
+    for hypothesis, expected, chunks in [
+        ("on the mat sat the cat", 0.5, 6),
+        ("the cat sat on the mat", 0.9977, 1),
+        ("the cat was sat on the mat", 0.9654, 2),
+    ]:
+        result = scorer.segment(hypothesis, " ".join(CAT))
+        assert round(result.score, 4) == expected
+        assert result.alignment.chunks == chunks
+
+
+# -- NLTK's interface ---------------------------------------------------------------------
+
+
+def test_raw_strings_raise_type_error() -> None:
+    wordnet = FakeWordNet(GROUPS)
+    with pytest.raises(TypeError, match="hypothesis"):
+        compat.meteor_score([CAT], "the cat sat on the mat", wordnet=wordnet)
+    with pytest.raises(TypeError, match="reference"):
+        compat.meteor_score(["the cat sat on the mat"], CAT, wordnet=wordnet)
+    with pytest.raises(TypeError, match="reference"):
+        compat.single_meteor_score("the cat", CAT, wordnet=wordnet)
+    # NLTK raises the same way.
+    with pytest.raises(TypeError):
+        nltk_meteor.meteor_score(["the cat sat on the mat"], CAT, wordnet=wordnet)
+
+
+def test_no_reference_is_a_value_error_and_empty_input_scores_zero() -> None:
+    wordnet = FakeWordNet(GROUPS)
+    with pytest.raises(ValueError):
+        compat.meteor_score([], CAT, wordnet=wordnet)
+    assert compat.meteor_score([CAT], [], wordnet=wordnet) == 0.0
+    assert compat.meteor_score([[]], CAT, wordnet=wordnet) == 0.0
+    assert compat.meteor_score([["x"]], ["y"], wordnet=wordnet) == 0.0
+
+
+def test_arguments_are_honoured() -> None:
+    wordnet = FakeWordNet(GROUPS)
+    hyp, ref = _w("The Cat sat"), _w("the cat sat")
+    assert compat.meteor_score([ref], hyp, wordnet=wordnet) == pytest.approx(0.9814814814814815)
+    # preprocess: no lower-casing, so "The"/"Cat" only link through the stemmer
+    # (NLTK's PorterStemmer lower-cases).
+    same: dict[str, Any] = dict(preprocess=lambda w: w, wordnet=wordnet)
+    assert compat.meteor_score([ref], hyp, **same) == nltk_meteor.meteor_score([ref], hyp, **same)
+
+    class Prefix:
+        def stem(self, word: str) -> str:
+            return word[:2]
+
+    args: dict[str, Any] = dict(stemmer=Prefix(), wordnet=wordnet, alpha=0.5, beta=2, gamma=0.3)
+    hyp, ref = _w("catalog sitting home"), _w("cats sip house")
+    expected = nltk_meteor.meteor_score([ref], hyp, **args)
+    assert compat.meteor_score([ref], hyp, **args) == expected
+    assert expected != compat.meteor_score([ref], hyp, wordnet=wordnet)
+
+
+def test_synonym_stage_uses_stems_like_nltk() -> None:
+    # NLTK's synonym stage looks up the stem ("larg"), so a WordNet keyed by words only
+    # would not link large/big; FakeWordNet maps stems too, as WordNet's morphy does.
+    wordnet = FakeWordNet(GROUPS)
+    links = compat.align_words(["large"], ["big"], wordnet=wordnet)
+    assert links == nltk_meteor.align_words(["large"], ["big"], wordnet=wordnet)[0] == [(0, 0)]
+
+
+def test_random_sentences_match_nltk_bit_for_bit() -> None:
+    """Greedy tie-breaking, repeated words, all three stages, several references."""
+    rng = random.Random(20240501)
+    wordnet = FakeWordNet(GROUPS)
+    stemmer = PorterStemmer()
+    for _ in range(600):
+        hyp = _random_sentence(rng, VOCAB)
+        refs = [_random_sentence(rng, VOCAB) for _ in range(rng.randint(1, 3))]
+        expected = nltk_meteor.meteor_score(refs, hyp, stemmer=stemmer, wordnet=wordnet)
+        assert compat.meteor_score(refs, hyp, wordnet=wordnet) == expected, (hyp, refs)
+        ref = refs[0]
+        assert (
+            compat.align_words(hyp, ref, wordnet=wordnet)
+            == (nltk_meteor.align_words(hyp, ref, stemmer=stemmer, wordnet=wordnet)[0])
+        )
+
+
+# -- WordNet lookup -----------------------------------------------------------------------
+
+
+def test_missing_wordnet_is_a_one_line_resource_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ResourceError) as error:
+        compat.find_wordnet(tmp_path)
+    message = str(error.value)
+    assert "\n" not in message and "apt-get install wordnet-base" in message
+    monkeypatch.setenv("METEORX_WORDNET", str(tmp_path))
+    with pytest.raises(ResourceError, match="METEORX_WORDNET"):
+        compat.find_wordnet()
+    with pytest.raises(ResourceError, match="METEORX_WORDNET"):
+        compat.WordNetSynonyms()
+
+
+@needs_wordnet
+def test_environment_variable_comes_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert WORDNET is not None
+    for name in compat._REQUIRED:
+        (tmp_path / name).symlink_to(WORDNET.path / name)
+    monkeypatch.setenv("METEORX_WORDNET", str(tmp_path))
+    found = compat.find_wordnet()
+    assert found.path == tmp_path and found.origin == "$METEORX_WORDNET"
+    assert found.version == "3.0"
+    assert compat.WordNetSynonyms(found).synonyms("cat") == compat.default_wordnet().synonyms("cat")
+
+
+@needs_wordnet
+def test_zipped_wordnet_like_nltk_data(tmp_path: Path) -> None:
+    assert WORDNET is not None
+    archive = tmp_path / "wordnet.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as out:
+        for name in compat._REQUIRED:
+            out.write(WORDNET.path / name, f"wordnet/{name}")
+    zipped = compat.WordNetSynonyms(archive)
+    plain = compat.default_wordnet()
+    for word in ("cat", "sat", "larg", "run", "better", "geese", "xyzzy"):
+        assert zipped.synonyms(word) == plain.synonyms(word)
+
+
+@needs_wordnet
+def test_build_nltk_data_writes_lexnames(tmp_path: Path) -> None:
+    import nltk
+
+    saved = list(nltk.data.path)
+    try:
+        root = compat.build_nltk_data(target=tmp_path / "nltk_data")
+        assert str(root) in nltk.data.path
+    finally:
+        nltk.data.path[:] = saved
+    corpus = root / "corpora" / "wordnet"
+    lines = (corpus / "lexnames").read_text(encoding="ascii").splitlines()
+    assert len(lines) == 45
+    assert lines[0] == "00\tadj.all\t3" and lines[44] == "44\tadj.ppl\t3"
+    assert lines[3] == "03\tnoun.Tops\t1" and lines[29] == "29\tverb.body\t2"
+    assert all(not (corpus / name).is_symlink() for name in compat._REQUIRED)
+    # A second call with the same source does not rebuild.
+    stamp = (corpus / ".meteorx-source").stat().st_mtime_ns
+    compat.build_nltk_data(target=tmp_path / "nltk_data")
+    nltk.data.path[:] = saved
+    assert (corpus / ".meteorx-source").stat().st_mtime_ns == stamp
+
+
+# -- the plugin: matchers, aligner, preset --------------------------------------------------
+
+
+def test_plugin_registers_matchers_and_aligner() -> None:
+    from meteorx.config import load_config
+    from meteorx.registry import get_registry
+
+    registry = get_registry()
+    assert registry.owners["matcher:porter-nltk"] == "nltk_compat"
+    assert registry.owners["matcher:wordnet-nltk"] == "nltk_compat"
+    assert registry.owners["aligner:nltk"] == "nltk_compat"
+    config = load_config("nltk")
+    assert [s.matcher for s in config.stages] == ["exact", "porter-nltk", "wordnet-nltk"]
+    assert [s.options for s in config.stages] == [{}, {"prune": True}, {"prune": True}]
+    assert config.aligner.name == "nltk" and not config.perfect_match_rule
+    assert config.function_words == "none" and config.normalize.lowercase
+    assert (config.alpha, config.beta, config.gamma, config.delta) == (0.9, 3.0, 0.5, 0.5)
+
+
+def test_aligner_is_greedy_from_the_last_hypothesis_word() -> None:
+    from meteorx_plugins.nltk_compat import NltkAligner
+
+    from meteorx.types import Match
+
+    # "on the mat sat the cat" vs "the cat sat on the mat": exact candidates only.
+    hyp = _w("on the mat sat the cat")
+    ref = CAT
+    candidates = [
+        Match(j, 1, i, 1, 0) for j, r in enumerate(ref) for i, h in enumerate(hyp) if h == r
+    ]
+    alignment = NltkAligner().align(candidates, len(hyp), len(ref), (1.0,), frozenset({0}))
+    assert alignment.chunks == 6
+    # The last "the" of the hypothesis takes the last "the" of the reference.
+    assert {(m.hyp_start, m.ref_start) for m in alignment.matches} == set(
+        compat.align_words(hyp, ref, wordnet=FakeWordNet([]))
+    )
+    # Earlier stages win; a phrase needs every word free; longer spans first on ties.
+    candidates = [
+        Match(0, 2, 0, 2, 1),
+        Match(1, 1, 1, 1, 0),
+        Match(2, 1, 2, 1, 1),
+        Match(2, 2, 2, 2, 1),
+    ]
+    alignment = NltkAligner().align(candidates, 4, 4, (1.0, 1.0), frozenset({0}))
+    assert alignment.matches == (Match(1, 1, 1, 1, 0), Match(2, 2, 2, 2, 1))
+
+
+@needs_wordnet
+def test_preset_matches_compat_on_random_sentences() -> None:
+    """The Scorer path, with and without candidate pruning, and its fast path."""
+    from meteorx.scorer import Scorer
+
+    scorer = Scorer("nltk")
+    unpruned = Scorer(
+        {
+            "extends": "nltk",
+            "stages": [
+                {"matcher": "exact"},
+                {"matcher": "porter-nltk"},  # prune defaults to false
+                {"matcher": "wordnet-nltk"},
+            ],
+        }
+    )
+    aligner = scorer.aligner
+    rng = random.Random(7)
+    for _ in range(400):
+        hyp = _random_sentence(rng, VOCAB)
+        refs = [_random_sentence(rng, VOCAB) for _ in range(rng.randint(1, 3))]
+        expected = compat.meteor_score(refs, hyp)
+        result = scorer.segment(hyp, refs)
+        assert result.score == pytest.approx(expected, abs=1e-9, rel=0), (hyp, refs)
+        assert unpruned.segment(hyp, refs).alignment == result.alignment
+        # align_prepared (a scorer may call it instead of collecting candidates).
+        hyp_t, ref_t = scorer.tokenize(hyp), scorer.tokenize(refs[result.ref_index])
+        fast = aligner.align_prepared(  # type: ignore[attr-defined]
+            scorer.matchers,
+            [m.prepare(hyp_t) for m in scorer.matchers],
+            [m.prepare(ref_t) for m in scorer.matchers],
+            len(hyp_t),
+            len(ref_t),
+        )
+        assert fast == result.alignment
+
+
+# -- against the real NLTK with the real WordNet (slow) -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nltk_wordnet() -> Iterator[Any]:
+    """NLTK's own WordNetCorpusReader on the same WordNet files (takes seconds)."""
+    if WORDNET is None:
+        pytest.skip("WordNet 3.0 not found (apt-get install wordnet-base)")
+    import nltk
+
+    saved = list(nltk.data.path)
+    try:
+        yield compat.nltk_wordnet_reader()
+    finally:
+        nltk.data.path[:] = saved
+
+
+def _xray() -> tuple[list[str], dict[str, list[str]]]:
+    if not XRAY.is_dir():
+        pytest.skip(f"evaluation data not found: {XRAY} (set METEORX_DATA)")
+
+    def lines(name: str) -> list[str]:
+        return (XRAY / name).read_text(encoding="utf-8").split("\n")[:-1]
+
+    systems = {s: lines(f"xray.{s}.hyp") for s in ("system1", "system2")}
+    return lines("xray.reference"), systems
+
+
+@pytest.mark.slow
+def test_synonyms_equal_nltk_wordnet(nltk_wordnet: Any) -> None:
+    """WordNetSynonyms (no NLTK loader) == NLTK's synsets -> lemma names, on every word
+    and stem of the example data, every exception-list form and a sample of lemmas."""
+    ours = compat.WordNetSynonyms()
+    ours.load()
+    stem = PorterStemmer().stem
+    words: set[str] = set()
+    if XRAY.is_dir():
+        for name in ("xray.reference", "xray.system1.hyp", "xray.system2.hyp"):
+            tokens = (XRAY / name).read_text(encoding="utf-8").lower().split()
+            words.update(tokens)
+            words.update(stem(t) for t in set(tokens))
+    for pos in "nvar":
+        words.update(ours._exceptions[pos])
+        words.update(sorted(ours._index[pos])[::25])
+    words.update(["", "s", "'s", "A", "Party", "New York", "geese", "better", "ran"])
+    mismatched = []
+    for word in sorted(words):
+        expected = {
+            lemma.name() for synset in nltk_wordnet.synsets(word) for lemma in synset.lemmas()
+        }
+        if ours.lemma_names(word) != expected:
+            mismatched.append(word)
+    assert not mismatched, f"{len(mismatched)} of {len(words)} differ, e.g. {mismatched[:10]}"
+    assert len(words) > 10_000
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_xray_segments_equal_real_nltk(nltk_wordnet: Any) -> None:
+    """Every segment of both example systems: compat bit for bit, preset within 1e-9."""
+    from meteorx.scorer import Scorer
+
+    refs, systems = _xray()
+    scorer = Scorer("nltk")
+    stemmer = PorterStemmer()
+    for name, hyps in systems.items():
+        assert len(hyps) == len(refs) == 2489
+        for k, (hyp, ref) in enumerate(zip(hyps, refs, strict=True)):
+            expected = nltk_meteor.meteor_score(
+                [ref.split()], hyp.split(), stemmer=stemmer, wordnet=nltk_wordnet
+            )
+            got = compat.meteor_score([ref.split()], hyp.split())
+            assert got == expected, (name, k + 1, hyp, ref)
+            preset = scorer.segment(hyp, ref).score
+            assert abs(preset - expected) <= 1e-9, (name, k + 1, preset, expected)
+
+
+@pytest.mark.slow
+def test_documented_numbers_are_real_nltks(nltk_wordnet: Any) -> None:
+    for hypothesis, expected in [
+        ("on the mat sat the cat", 0.5),
+        ("the cat sat on the mat", 0.9977),
+        ("the cat was sat on the mat", 0.9654),
+    ]:
+        hyp = hypothesis.split()
+        nltk_value = nltk_meteor.meteor_score([CAT], hyp, wordnet=nltk_wordnet)
+        assert round(nltk_value, 4) == expected
+        assert compat.meteor_score([CAT], hyp) == nltk_value
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_custom_wordnet_object_is_used(nltk_wordnet: Any) -> None:
+    """Passing NLTK's reader (memoised) gives the same numbers as the built-in reader."""
+    refs, systems = _xray()
+    for hyp, ref in list(zip(systems["system1"], refs, strict=True))[:300]:
+        by_nltk_reader = compat.meteor_score([ref.split()], hyp.split(), wordnet=nltk_wordnet)
+        assert by_nltk_reader == compat.meteor_score([ref.split()], hyp.split())
+
+
+def test_mean_meteor_score_averages_segments() -> None:
+    wordnet = FakeWordNet(GROUPS)
+    hyps = [_w("the cat sat"), _w("on the mat sat the cat"), []]
+    refs = [[CAT], [CAT, _w("a cat")], [CAT]]
+    expected = (
+        sum(compat.meteor_score(r, h, wordnet=wordnet) for r, h in zip(refs, hyps, strict=True)) / 3
+    )
+    got = compat.mean_meteor_score(refs, hyps, wordnet=wordnet)
+    assert got == pytest.approx(expected, abs=1e-15)
+    with pytest.raises(ValueError):
+        compat.mean_meteor_score([], [])
+
+
+def test_clear_caches_empties_the_memos() -> None:
+    stem = compat.porter_stem_function()
+    assert stem("running") == "run"
+    assert "running" in stem.__self__  # type: ignore[attr-defined]
+    compat.clear_caches()
+    assert "running" not in stem.__self__  # type: ignore[attr-defined]
+    assert stem("running") == "run" and compat.porter_stem_function() == stem

@@ -29,15 +29,18 @@ def main() -> None:
     jar_like = Scorer({**base, "aligner": {"name": "meteor-1.5"}})
     optimal = Scorer({**base, "aligner": {"name": "optimal"}})
     print(f"preset {args.preset}, lang {args.lang}, --norm lower")
-    print("| system | segments | alignments differ | scores differ (>1e-9) | mean |Δscore| "
-          "| max Δscore | system score jar-like | system score optimal |")
+    print(
+        "| system | segments | alignments differ | scores differ (>1e-9) | mean |Δscore| "
+        "| max Δscore | system score jar-like | system score optimal |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for system in ("system1", "system2"):
         hyp = (xray / f"xray.{system}.hyp").read_text(encoding="utf-8").split("\n")[:-1]
         a = jar_like.corpus(hyp, ref)
         b = optimal.corpus(hyp, ref)
         diff_align = sum(
-            1 for x, y in zip(a.segments, b.segments, strict=True)
+            1
+            for x, y in zip(a.segments, b.segments, strict=True)
             if x.alignment.matches != y.alignment.matches
         )
         deltas = [y.score - x.score for x, y in zip(a.segments, b.segments, strict=True)]

@@ -52,7 +52,9 @@ def read(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-def time_meteorx(config: dict[str, Any], hyps: list[list[str]], ref: list[str], repeat: int) -> float:
+def time_meteorx(
+    config: dict[str, Any], hyps: list[list[str]], ref: list[str], repeat: int
+) -> float:
     from meteorx.scorer import Scorer
 
     best = float("inf")
@@ -71,8 +73,20 @@ def time_meteorx(config: dict[str, Any], hyps: list[list[str]], ref: list[str], 
 def startup_meteorx(tmp: Path) -> float:
     (tmp / "h.txt").write_text("the cat sat on the mat\n")
     (tmp / "r.txt").write_text("the cat sat on the mat\n")
-    cmd = [sys.executable, "-m", "meteorx", "score", "--hyp", str(tmp / "h.txt"), "--ref",
-           str(tmp / "r.txt"), "--preset", "li", "--lang", "en"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "meteorx",
+        "score",
+        "--hyp",
+        str(tmp / "h.txt"),
+        "--ref",
+        str(tmp / "r.txt"),
+        "--preset",
+        "li",
+        "--lang",
+        "en",
+    ]
     subprocess.run(cmd, check=True, capture_output=True)  # warm the file cache
     times = []
     for _ in range(5):
@@ -115,8 +129,11 @@ def time_jar(data: Path, args: list[str], tmp: Path) -> tuple[float, float] | No
 
     def run(h: Path, r: Path) -> float:
         start = time.perf_counter()
-        subprocess.run(["java", "-Xmx2G", "-jar", str(path), str(h), str(r), *args, "-q"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["java", "-Xmx2G", "-jar", str(path), str(h), str(r), *args, "-q"],
+            check=True,
+            capture_output=True,
+        )
         return time.perf_counter() - start
 
     startup = min(run(one_h, one_r) for _ in range(2))
@@ -145,12 +162,19 @@ def main() -> None:
                 print(f"timing Meteor 1.5 jar {' '.join(jar_args)} ...", flush=True)
                 res = time_jar(args.data, jar_args, tmp)
                 if res:
-                    rows.append((f"Meteor 1.5 jar {' '.join(jar_args)}", f"{res[0]:,.0f}",
-                                 f"{res[1]:.2f} s (JVM + resources)"))
+                    rows.append(
+                        (
+                            f"Meteor 1.5 jar {' '.join(jar_args)}",
+                            f"{res[0]:,.0f}",
+                            f"{res[1]:.2f} s (JVM + resources)",
+                        )
+                    )
         print("timing NLTK meteor_score (exact+Porter+WordNet, greedy) ...", flush=True)
         res = time_nltk(hyps, ref)
         if res:
-            rows.append(("NLTK 3.10 meteor_score", f"{res[0]:,.0f}", f"{res[1]:.2f} s (WordNet load)"))
+            rows.append(
+                ("NLTK 3.10 meteor_score", f"{res[0]:,.0f}", f"{res[1]:.2f} s (WordNet load)")
+            )
     width = max(len(r[0]) for r in rows)
     print()
     print(f"| {'tool':{width}} | segments/s | start-up |")

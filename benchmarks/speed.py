@@ -98,13 +98,14 @@ def startup_meteorx(tmp: Path) -> float:
 
 def time_nltk(hyps: list[list[str]], ref: list[str]) -> tuple[float, float] | None:
     try:
-        from meteorx.compat.nltk import nltk_wordnet  # builds NLTK's WordNet data folder
         from nltk.translate.meteor_score import meteor_score
+
+        from meteorx.compat.nltk import nltk_wordnet_reader  # NLTK's reader, same files
     except Exception as error:  # pragma: no cover - benchmark only
         print(f"  (NLTK skipped: {error})")
         return None
     start = time.perf_counter()
-    wordnet = nltk_wordnet()
+    wordnet = nltk_wordnet_reader()
     wordnet.synsets("dog")
     load = time.perf_counter() - start
     start = time.perf_counter()

@@ -18,6 +18,10 @@ from pydantic import BaseModel, ConfigDict
 from meteorx.languages import Language
 from meteorx.types import Span
 
+#: What ``candidates`` yields: a :class:`Span` or a plain tuple in the same order
+#: ``(hyp_start, hyp_len, ref_start, ref_len)`` (cheaper to build in hot loops).
+SpanLike = Span | tuple[int, int, int, int]
+
 
 class NoOptions(BaseModel):
     """Options model of a matcher that takes none (any key is an error)."""
@@ -49,7 +53,7 @@ class Matcher(ABC):
         return tokens
 
     @abstractmethod
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
         """Propose links between a prepared hypothesis and a prepared reference.
 
         Yield spans grouped by reference position (ascending) and, within one

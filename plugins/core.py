@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from importlib import resources
@@ -20,9 +21,23 @@ from meteorx.config import AlignerConfig
 from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
-from meteorx.matchers import Matcher
+from meteorx.matchers import Matcher, SpanLike
 from meteorx.registry import Aligner, FunctionWordSource, TokenizerFactory
-from meteorx.types import Span
+
+#: A word is linked to at most this many occurrences on the other side: the nearest
+#: ones. Only pathological inputs (hundreds of repeats of one word) reach it; it keeps
+#: candidate lists, and so every search, linear in the input instead of quadratic.
+MAX_LINKS_PER_WORD = 48
+
+
+def _nearest(positions: list[int], j: int) -> Sequence[int]:
+    """``positions`` (ascending) if short, else the MAX_LINKS_PER_WORD nearest to ``j``."""
+    if len(positions) <= MAX_LINKS_PER_WORD:
+        return positions
+    k = bisect_left(positions, j)
+    half = MAX_LINKS_PER_WORD // 2
+    lo = max(0, min(k - half, len(positions) - MAX_LINKS_PER_WORD))
+    return positions[lo : lo + MAX_LINKS_PER_WORD]
 
 
 def _positions(tokens: Sequence[str]) -> dict[str, list[int]]:
@@ -42,11 +57,13 @@ class ExactMatcher(Matcher):
     def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], dict[str, list[int]]]:
         return tokens, _positions(tokens)
 
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
         hyp_index: dict[str, list[int]] = hyp[1]
         for j, token in enumerate(ref[0]):
-            for i in hyp_index.get(token, ()):
-                yield Span(i, 1, j, 1)
+            positions = hyp_index.get(token)
+            if positions:
+                for i in _nearest(positions, j):
+                    yield (i, 1, j, 1)  # a Span; plain tuples are cheaper to build
 
 
 class StemOptions(BaseModel):
@@ -118,7 +135,7 @@ class StemMatcher(Matcher):
         stems = [cache.get(t) or self.stem(t) for t in tokens]
         return tokens, stems, _positions(stems)
 
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
         hyp_tokens, _, hyp_index = hyp
         ref_tokens, ref_stems, _ = ref
         skip = self._skip_identical
@@ -126,9 +143,9 @@ class StemMatcher(Matcher):
             positions = hyp_index.get(stem)
             if positions:
                 token = ref_tokens[j]
-                for i in positions:
+                for i in _nearest(positions, j):
                     if not (skip and hyp_tokens[i] == token):
-                        yield Span(i, 1, j, 1)
+                        yield (i, 1, j, 1)
 
     def describe(self) -> str:
         return f"{self.name}.v{self.version}(snowball-{self.algorithm})"

@@ -1,0 +1,207 @@
+"""A search that reproduces Meteor 1.5's aligner decision for decision.
+
+Meteor 1.5 walks reference positions left to right with a beam of partial alignments
+ranked by (more covered words, fewer chunks, smaller distance). To give the same
+alignments as the jar, this search keeps its particularities on purpose:
+
+* coverage counters are integers: each match adds ``floor(length x weight)`` per side,
+  with search weights 1.0 for exact stages and 0.5 for all others, so a one-word
+  non-exact match adds nothing to coverage;
+* a chunk is counted when it closes (a skipped reference word, a jump on the
+  hypothesis side, or the end);
+* the distance of a newly taken match is added to the path that *skips* it (and so
+  to every later sibling), not to the path that takes it;
+* candidates that conflict with nothing are fixed before the search;
+* the beam keeps the first ``beam_size`` paths after a stable sort.
+
+Use :mod:`meteorx.align.optimal` for the exact optimum of the stated objective.
+
+Implementation. :mod:`meteorx.align._reference` holds the plain transcription this
+module must match (the equivalence tests compare them on random input). Two facts make
+the fast versions cheaper without changing a single decision:
+
+* the reference-side "used" mask is redundant: a fixed candidate conflicts with no
+  other candidate, and every match a path took ends before the path's next position,
+  so "reference word used" is "inside a fixed span, or before the path's next index";
+* only hypothesis words of non-fixed candidates can ever conflict, so only they are
+  tracked (the C version packs them into a few machine words).
+
+The C extension (``meteorx.align._fast``, built from ``_fast.pyx`` when a compiler is
+available) also skips work that cannot change the outcome: it keeps only the best
+``beam_size`` successors with a bounded heap instead of sorting them all, stops
+generating a path's successors once none of them could be kept (ranks only get worse
+along a bucket, since the slip only grows), and, while all paths sit at the same
+position and hypothesis end, lets a step without candidates pass without touching
+them (it changes every rank alike). That is what makes hundreds of repeats of one word
+cheap. Without the extension the pure-Python search below gives the same result, more
+slowly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import itemgetter
+
+from meteorx.align._reference import ReferenceMeteor15Aligner
+from meteorx.align.common import load_fast
+from meteorx.types import Alignment, Match
+
+# The C twin of this module's search, or None (then the pure-Python one runs).
+_fast = load_fast()
+
+_rank = itemgetter(0, 1, 2)  # (-cover, chunks, distance)
+# A path: (-cover, chunks, distance, next index, last hyp end, used hyp mask, chosen).
+_Path = tuple[int, int, int, int, int, int, object]
+
+
+class Meteor15Aligner:
+    """Meteor 1.5's beam search (see the module docstring)."""
+
+    def __init__(self, beam_size: int = 40) -> None:
+        self.beam_size = beam_size
+
+    def align(
+        self,
+        candidates: Sequence[Match],
+        hyp_len: int,
+        ref_len: int,
+        weights: Sequence[float],
+        exact_stages: frozenset[int],
+    ) -> Alignment:
+        if not candidates:
+            return Alignment((), 0)
+        result = None
+        if self.beam_size >= 1:
+            search = _fast.meteor15 if _fast is not None else beam_search
+            result = search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
+        if result is None:  # malformed spans: let the reference raise or cope
+            return ReferenceMeteor15Aligner(self.beam_size).align(
+                candidates, hyp_len, ref_len, weights, exact_stages
+            )
+        chosen, chunks = result
+        return Alignment(tuple([candidates[i] for i in chosen]), chunks)
+
+
+def beam_search(
+    candidates: Sequence[Match],
+    hyp_len: int,
+    ref_len: int,
+    exact_stages: frozenset[int],
+    beam: int,
+) -> tuple[list[int], int] | None:
+    """Indices of the chosen candidates (by reference start) and their chunk count.
+
+    The pure-Python twin of ``_fast.meteor15``; None when a span is out of range or
+    empty (the caller then defers to the reference implementation).
+    """
+    ref_cover = [0] * ref_len
+    hyp_cover = [0] * hyp_len
+    bucket_size = [0] * ref_len
+    for rs, rl, hs, hl, _ in candidates:
+        if rl < 1 or hl < 1 or rs < 0 or hs < 0 or rs + rl > ref_len or hs + hl > hyp_len:
+            return None
+        bucket_size[rs] += 1
+        for k in range(rs, rs + rl):
+            ref_cover[k] += 1
+        for k in range(hs, hs + hl):
+            hyp_cover[k] += 1
+    n = len(candidates)
+    gain = [0] * n
+    hmask = [0] * n
+    fixed_at = [-1] * ref_len
+    fixed_cov = [False] * ref_len
+    buckets: list[list[int]] = [[] for _ in range(ref_len)]
+    n_fixed = 0
+    for i, (rs, rl, hs, hl, stage) in enumerate(candidates):
+        gain[i] = hl + rl if stage in exact_stages else hl // 2 + rl // 2
+        if (
+            bucket_size[rs] == 1
+            and all(ref_cover[k] == 1 for k in range(rs, rs + rl))
+            and all(hyp_cover[k] == 1 for k in range(hs, hs + hl))
+        ):
+            fixed_at[rs] = i
+            for k in range(rs, rs + rl):
+                fixed_cov[k] = True
+            n_fixed += 1
+        else:
+            hmask[i] = ((1 << hl) - 1) << hs
+            buckets[rs].append(i)
+    if n_fixed == n:
+        chosen = sorted(range(n), key=lambda i: candidates[i][0])
+        return chosen, _chunks(candidates, chosen)
+
+    paths: list[_Path] = [(0, 0, 0, 0, -1, 0, None)]
+    for current in range(ref_len + 1):
+        nxt: list[_Path] = []
+        for path in paths:
+            neg_cover, chunks, dist, idx, last, used, node = path
+            if current == ref_len:
+                if last != -1:
+                    path = (neg_cover, chunks + 1, dist, idx, last, used, node)
+                nxt.append(path)
+            elif current < idx:
+                nxt.append(path)
+            elif fixed_cov[current]:
+                f = fixed_at[current]
+                if f < 0:
+                    continue  # the path dies (as in the reference)
+                rs, rl, hs, hl, _ = candidates[f]
+                if last != -1 and hs != last:
+                    chunks += 1
+                nxt.append(
+                    (
+                        neg_cover - gain[f],
+                        chunks,
+                        dist + abs(rs - hs),
+                        rs + rl,
+                        hs + hl,
+                        used,
+                        (f, node),
+                    )
+                )
+            else:
+                for i in buckets[current]:
+                    hm = hmask[i]
+                    if used & hm:
+                        continue
+                    rs, rl, hs, hl, _ = candidates[i]
+                    nxt.append(
+                        (
+                            neg_cover - gain[i],
+                            chunks + 1 if last != -1 and hs != last else chunks,
+                            dist,
+                            rs + rl,
+                            hs + hl,
+                            used | hm,
+                            (i, node),
+                        )
+                    )
+                    dist += abs(rs - hs)  # the slip: the skipping path pays
+                if last != -1:
+                    chunks += 1
+                nxt.append((neg_cover, chunks, dist, current + 1, -1, used, node))
+        if not nxt:
+            nxt.append(paths[0])
+        nxt.sort(key=_rank)
+        paths = nxt[:beam]
+    chosen = []
+    node = paths[0][6]
+    while node is not None:
+        i, node = node  # type: ignore[misc]
+        chosen.append(i)
+    chosen.sort(key=lambda i: candidates[i][0])
+    return chosen, _chunks(candidates, chosen)
+
+
+def _chunks(candidates: Sequence[Match], chosen: list[int]) -> int:
+    """:func:`meteorx.types.count_chunks` over ``candidates[i] for i in chosen``."""
+    chunks = 0
+    last_ref_end = -1
+    last_hyp_end = -1
+    for i in chosen:
+        rs, rl, hs, hl, _ = candidates[i]
+        if rs != last_ref_end or hs != last_hyp_end:
+            chunks += 1
+        last_ref_end = rs + rl
+        last_hyp_end = hs + hl
+    return chunks

@@ -1,0 +1,186 @@
+"""``meteorx.compute``: the Hugging Face ``evaluate`` calling convention, without ``evaluate``.
+
+>>> import meteorx.api as api
+>>> api.compute(predictions=["the cat sat on the mat"],
+...             references=[["the cat sat on the mat", "a cat sat"]], config="li",
+...             language="en")
+{'meteor': 1.0}
+
+Inputs are those of ``evaluate.load("meteor").compute``: ``predictions`` is a list of
+strings; ``references`` a list holding, for each prediction, one reference string or
+a list of reference strings (the best-scoring one counts). ``alpha``, ``beta`` and
+``gamma`` override the configuration's, as in ``evaluate``'s metric.
+
+The output has the same key, ``"meteor"``, with two deliberate choices:
+
+* the default configuration is ``meteor-1.5-en`` with the jar's ``-norm``
+  normalisation (what ``pycocoevalcap`` and ``java -jar meteor-1.5.jar -l en -norm``
+  report), not NLTK's approximation; ``config="nltk"`` gives NLTK's per-segment numbers
+  (with whitespace tokens, where ``evaluate`` uses ``nltk.word_tokenize``);
+* ``aggregate="corpus"`` (default) is the METEOR system score, computed once from the
+  summed sufficient statistics; ``aggregate="mean"`` is the mean of the segment scores,
+  which is what ``evaluate``'s "meteor" reports.
+
+``segment_scores=True`` adds ``"scores"`` (one per prediction) and ``signature=True``
+adds ``"signature"`` (every setting that affects the numbers). Bad input raises
+:class:`~meteorx.errors.InputError`; a bad configuration
+:class:`~meteorx.errors.ConfigError` (both :class:`~meteorx.errors.MeteorxError`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from meteorx.config import MeteorConfig, load_config
+from meteorx.errors import InputError
+from meteorx.scorer import Scorer
+from meteorx.stats import sum_stats
+
+__all__ = ["DEFAULT_CONFIG", "DEFAULT_NORMALIZE", "compute", "get_scorer", "resolve_config"]
+
+#: The configuration used when none is given, and its normalisation.
+DEFAULT_CONFIG = "meteor-1.5-en"
+DEFAULT_NORMALIZE = "meteor"
+
+_SCORERS: dict[str, Scorer] = {}
+_LOCK = threading.Lock()
+_MAX_CACHED = 16
+
+
+def resolve_config(
+    config: str | Path | MeteorConfig | dict[str, Any] | None = None,
+    *,
+    language: str | None = None,
+    normalize: str | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    delta: float | None = None,
+) -> MeteorConfig:
+    """The validated configuration: ``config`` with the given fields overridden.
+
+    With ``config=None`` it is :data:`DEFAULT_CONFIG` normalised with
+    :data:`DEFAULT_NORMALIZE` (unless ``normalize`` says otherwise).
+    """
+    if config is None:
+        config = DEFAULT_CONFIG
+        if normalize is None:
+            normalize = DEFAULT_NORMALIZE
+    cfg = load_config(config)
+    overrides = {
+        "language": language,
+        "normalize": normalize,
+        "alpha": alpha,
+        "beta": beta,
+        "gamma": gamma,
+        "delta": delta,
+    }
+    if any(v is not None for v in overrides.values()):
+        cfg = cfg.with_overrides(**overrides)
+    return cfg
+
+
+def get_scorer(config: MeteorConfig) -> Scorer:
+    """A :class:`Scorer` for ``config``, built once per distinct configuration."""
+    key = config.model_dump_json()
+    with _LOCK:
+        scorer = _SCORERS.get(key)
+    if scorer is None:
+        scorer = Scorer(config)
+        with _LOCK:
+            if len(_SCORERS) >= _MAX_CACHED:
+                _SCORERS.clear()
+            _SCORERS[key] = scorer
+    return scorer
+
+
+def _as_references(references: Any, n: int) -> list[list[str]]:
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise InputError(
+            "references must be a list with one reference (a string) or a list of "
+            f"references for each prediction, got {type(references).__name__}"
+        )
+    if len(references) != n:
+        raise InputError(
+            f"got {n} predictions but {len(references)} references; they must pair up"
+        )
+    out: list[list[str]] = []
+    for i, item in enumerate(references):
+        if isinstance(item, str):
+            out.append([item])
+            continue
+        if not isinstance(item, Sequence) or not all(isinstance(r, str) for r in item):
+            raise InputError(
+                f"references[{i}] must be a string or a list of strings, "
+                f"got {type(item).__name__}"
+            )
+        if not item:
+            raise InputError(f"references[{i}] is an empty list: give at least one reference")
+        out.append(list(item))
+    return out
+
+
+def compute(
+    predictions: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    config: str | Path | MeteorConfig | dict[str, Any] | None = None,
+    preset: str | None = None,
+    language: str | None = None,
+    normalize: str | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    delta: float | None = None,
+    aggregate: str = "corpus",
+    segment_scores: bool = False,
+    signature: bool = False,
+) -> dict[str, Any]:
+    """METEOR of ``predictions`` against ``references``; ``{"meteor": score}``.
+
+    ``preset`` is an alias of ``config`` (give one of them). See the module docstring
+    for the defaults and for ``aggregate``.
+    """
+    if preset is not None:
+        if config is not None:
+            raise InputError("give either config or preset, not both")
+        config = preset
+    if aggregate not in ("corpus", "mean"):
+        raise InputError(f"aggregate must be 'corpus' or 'mean', got {aggregate!r}")
+    if isinstance(predictions, str) or not isinstance(predictions, Sequence):
+        raise InputError(
+            f"predictions must be a list of strings, got {type(predictions).__name__}"
+        )
+    for i, p in enumerate(predictions):
+        if not isinstance(p, str):
+            raise InputError(f"predictions[{i}] must be a string, got {type(p).__name__}")
+    refs = _as_references(references, len(predictions))
+    if not predictions:
+        raise InputError("no predictions to score")
+    cfg = resolve_config(
+        config,
+        language=language,
+        normalize=normalize,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        delta=delta,
+    )
+    scorer = get_scorer(cfg)
+    results = [scorer.segment(p, r) for p, r in zip(predictions, refs, strict=True)]
+    scores = [r.score for r in results]
+    if aggregate == "mean":
+        value = sum(scores) / len(scores)
+    else:
+        value = scorer.rescore(sum_stats(r.stats for r in results)).score
+    out: dict[str, Any] = {"meteor": float(value)}
+    if segment_scores:
+        out["scores"] = scores
+    if signature:
+        from meteorx.signature import signature as make_signature
+
+        out["signature"] = make_signature(scorer, refs=max(len(r) for r in refs))
+    return out

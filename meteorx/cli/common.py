@@ -1,0 +1,187 @@
+"""Arguments and helpers shared by several subcommands (kept free of heavy imports)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from meteorx.config import MeteorConfig
+
+EPILOG = """examples:
+  meteorx score --hyp hyp.txt --ref ref.txt --preset meteor-1.5-en --norm lower
+  meteorx score --hyp hyp.txt --ref ref.txt --preset li --lang pt --format json
+  meteorx score --hyp a.txt --hyp b.txt --ref ref.txt -p li -l en --paired-bs --confidence
+  meteorx score --input-format sgml --hyp test.sgm --ref ref.sgm -p li -l en --scr out
+  meteorx score --hyp hyp.txt --ref ref.txt --config my.yaml --jobs 2 --stats-out s.tsv
+  meteorx combine s.tsv --alpha 0.8                (re-score stored statistics)
+  meteorx report --hyp a.txt --hyp b.txt --ref ref.txt -p li -l en -o report.html
+  meteorx tune --config base.yaml --human seg.tsv --hyp-dir hyp/ --ref ref.txt -o tuned.yaml
+  meteorx config --preset li --lang de        (show the resolved configuration)
+  meteorx presets | plugins | languages
+
+Configuration precedence: preset < --config file (which may 'extends' a preset) <
+--lang/--norm. Documentation: README.md and docs/ in the source distribution."""
+
+
+def add_config_args(parser: argparse.ArgumentParser) -> None:
+    """--preset/--config, --lang, --norm."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--preset",
+        "-p",
+        metavar="NAME",
+        help="a named configuration (see 'meteorx presets', e.g. li, meteor-1.5-en, "
+        "tuned/de-en); default: meteor-1.5-en",
+    )
+    group.add_argument(
+        "--config", "-c", metavar="FILE.yaml", help="a YAML configuration (may 'extends' a preset)"
+    )
+    parser.add_argument(
+        "--lang",
+        "-l",
+        metavar="CODE",
+        help="language (ISO 639-1, e.g. en, pt, de); overrides the config",
+    )
+    parser.add_argument(
+        "--norm",
+        choices=["none", "lower", "meteor", "meteor-nopunct"],
+        help="normalisation: none; lower = lowercase + whitespace tokens (the jar's -lower); "
+        "meteor = the jar's -norm tokenisation; meteor-nopunct = -norm -noPunct",
+    )
+
+
+def config_from_args(args: argparse.Namespace) -> MeteorConfig:
+    """The configuration named by --preset/--config with --lang/--norm applied."""
+    from meteorx.config import load_config
+
+    cfg = load_config(args.config or args.preset)
+    if args.lang is not None or args.norm is not None:
+        cfg = cfg.with_overrides(language=args.lang, normalize=args.norm)
+    return cfg
+
+
+def add_input_args(parser: argparse.ArgumentParser, several_hyps: bool = True) -> None:
+    """--hyp, --ref and the input-format options."""
+    parser.add_argument(
+        "--hyp",
+        "-H",
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="hypothesis file ('-' for stdin)"
+        + ("; repeat for several systems (the first is the baseline)" if several_hyps else ""),
+    )
+    parser.add_argument(
+        "--ref",
+        "-r",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="reference file; repeat for several references (each segment keeps its best). "
+        "Optional for tsv/jsonl input whose rows hold the references",
+    )
+    fmt = parser.add_argument_group("input format")
+    fmt.add_argument(
+        "--input-format",
+        "-i",
+        choices=["text", "tsv", "jsonl", "sgml"],
+        default="text",
+        help="text: one segment a line (default); tsv/jsonl: named columns; sgml: WMT SGML "
+        "(<tstset>/<refset>, <doc sysid docid>, <seg id>) with per-document scores",
+    )
+    fmt.add_argument(
+        "--hyp-column",
+        action="append",
+        metavar="NAME",
+        help="tsv/jsonl: column holding hypotheses (default 'hyp'); repeat for several systems",
+    )
+    fmt.add_argument(
+        "--ref-column",
+        action="append",
+        metavar="NAME",
+        help="tsv/jsonl: column holding a reference (default 'ref'); repeat for several",
+    )
+    fmt.add_argument("--doc-column", metavar="NAME", help="tsv/jsonl: document id column")
+    fmt.add_argument("--id-column", metavar="NAME", help="tsv/jsonl: segment id column")
+
+
+def add_run_args(parser: argparse.ArgumentParser) -> None:
+    """--jobs and --quiet."""
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="score in N processes (identical results; 0 = one per CPU); default 1",
+    )
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress bar (it is shown on stderr only when stderr is a terminal and "
+        "the run takes more than a couple of seconds)",
+    )
+
+
+def add_significance_args(parser: argparse.ArgumentParser) -> None:
+    """--confidence, --paired-bs, --paired-ar and their sample sizes and seed."""
+    group = parser.add_argument_group(
+        "significance (resampling stored statistics; see meteorx/significance.py)"
+    )
+    group.add_argument(
+        "--confidence",
+        action="store_true",
+        help="95%% bootstrap confidence interval of each system score",
+    )
+    paired = group.add_mutually_exclusive_group()
+    paired.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling: every system against the first (baseline)",
+    )
+    paired.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomisation: every system against the first (baseline)",
+    )
+    group.add_argument(
+        "--n-bootstrap",
+        type=_positive,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for --confidence and --paired-bs (default 1000)",
+    )
+    group.add_argument(
+        "--ar-trials",
+        type=_positive,
+        default=10000,
+        metavar="N",
+        help="trials for --paired-ar (default 10000)",
+    )
+    group.add_argument(
+        "--seed", type=int, default=12345, metavar="N", help="random seed (default 12345)"
+    )
+
+
+def add_output_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format", "-f", choices=["text", "json", "tsv"], default="text", help="output format"
+    )
+    parser.add_argument(
+        "--system-only", action="store_true", help="print only system scores, not segments"
+    )
+    parser.add_argument(
+        "--precision", type=int, default=6, metavar="N", help="decimals in text/tsv output"
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value

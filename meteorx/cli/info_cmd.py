@@ -1,0 +1,103 @@
+"""Listing commands: ``config``, ``presets``, ``plugins``, ``languages``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from meteorx.cli.common import add_config_args
+
+
+def add_parsers(sub: Any) -> None:
+    config = sub.add_parser(
+        "config",
+        help="print the resolved configuration as YAML",
+        description="Print the configuration that 'score' would use, after presets, "
+        "'extends' chains and command-line overrides are applied.",
+    )
+    add_config_args(config)
+    config.set_defaults(func=cmd_config)
+    presets = sub.add_parser(
+        "presets", help="list the named configurations (and tuned ones, as tuned/NAME)"
+    )
+    presets.set_defaults(func=cmd_presets)
+    plugins = sub.add_parser("plugins", help="list installed plugins and what they provide")
+    plugins.set_defaults(func=cmd_plugins)
+    languages = sub.add_parser(
+        "languages", help="list languages (ISO 639-1) with their stages and resources"
+    )
+    languages.set_defaults(func=cmd_languages)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    import sys
+
+    import yaml
+
+    from meteorx.cli.common import config_from_args
+
+    cfg = config_from_args(args)
+    data = cfg.model_dump(mode="json", exclude_none=True)
+    data["stages"] = [s.model_dump(exclude_none=True) for s in cfg.stages]
+    sys.stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return 0
+
+
+def _first_comment(text: str) -> str:
+    return next((ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")), "")
+
+
+def tuned_preset_names() -> list[str]:
+    """Configurations under ``configs/tuned/``, named ``tuned/NAME`` (usable as presets)."""
+    from importlib import resources
+
+    folder = resources.files("meteorx.configs").joinpath("tuned")
+    if not folder.is_dir():
+        return []
+    return sorted(
+        f"tuned/{p.name.removesuffix('.yaml')}"
+        for p in folder.iterdir()
+        if p.name.endswith(".yaml")
+    )
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    from importlib import resources
+
+    from meteorx.config import preset_names
+
+    files = resources.files("meteorx.configs")
+    for name in [*preset_names(), *tuned_preset_names()]:
+        text = files.joinpath(f"{name}.yaml").read_text("utf-8")
+        print(f"{name:22s} {_first_comment(text)}")
+    return 0
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from meteorx.registry import get_registry
+
+    registry = get_registry()
+    for info in registry.plugins.values():
+        print(f"{info.name} ({info.distribution} {info.version}) — {info.module}")
+        for item in info.provides:
+            print(f"    {item}")
+    return 0
+
+
+def cmd_languages(args: argparse.Namespace) -> int:
+    from meteorx.languages import LANGUAGES
+    from meteorx.registry import get_registry
+
+    registry = get_registry()
+    has_stem = "stem" in registry.matchers
+    print("code  language              stages available")
+    for code, lang in sorted(LANGUAGES.items()):
+        stages = ["exact"]
+        if has_stem and lang.snowball:
+            stages.append(f"stem(snowball-{lang.snowball})")
+        missing = [] if lang.snowball else ["stem: no Snowball stemmer"]
+        line = f"{code:5s} {lang.name:21s} {' '.join(stages)}"
+        if missing:
+            line += "   [missing: " + "; ".join(missing) + "]"
+        print(line)
+    return 0

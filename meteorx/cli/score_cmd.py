@@ -1,0 +1,83 @@
+"""``meteorx score``: score systems, print segment/document/system scores."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from meteorx.cli.common import (
+    EPILOG,
+    add_config_args,
+    add_input_args,
+    add_output_args,
+    add_run_args,
+    add_significance_args,
+)
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "score",
+        help="score hypothesis files against reference files",
+        description="Score one or more hypothesis files (one segment a line, or TSV/JSONL/"
+        "SGML) against one or more references. Prints each segment's score, document "
+        "scores when the input has documents, the system score (from summed statistics) "
+        "and a signature naming every setting. With several systems, --paired-bs/--paired-ar "
+        "compare each with the first.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_args(parser)
+    add_config_args(parser)
+    add_output_args(parser)
+    parser.add_argument(
+        "--stats-out",
+        metavar="FILE",
+        help="also write every segment's sufficient statistics (TSV with the signature and "
+        "parameters; '-' = stdout only) for 'meteorx combine'",
+    )
+    parser.add_argument(
+        "--scr",
+        metavar="PREFIX",
+        help="also write the jar's -sgml score files PREFIX-seg.scr, PREFIX-doc.scr, "
+        "PREFIX-sys.scr (and PREFIX-signature.txt)",
+    )
+    add_significance_args(parser)
+    add_run_args(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from meteorx.cli.common import config_from_args
+    from meteorx.cli.evaluate import add_significance, build_report, score_testset, write_report
+    from meteorx.formats import read_input
+    from meteorx.scorer import Scorer
+    from meteorx.signature import signature
+
+    scorer = Scorer(config_from_args(args))
+    testset = read_input(
+        args.input_format,
+        args.hyp,
+        args.ref,
+        args.hyp_column,
+        args.ref_column,
+        args.doc_column,
+        args.id_column,
+    )
+    # Scores and statistics only: no alignments to carry between processes.
+    results = score_testset(scorer, testset, jobs=args.jobs, quiet=args.quiet, detail=False)
+    report = build_report(
+        [name for name, _ in testset.systems],
+        [[r.stats for r in system] for system in results],
+        scorer.params,
+        [s.stage_name for s in scorer.config.stages],
+        signature(scorer, refs=testset.n_refs),
+        testset.seg_ids,
+        testset.docs,
+        testset.setid,
+        results=results,
+    )
+    add_significance(report, args)
+    write_report(report, args)
+    return 0

@@ -1,0 +1,534 @@
+"""Scoring at any size: read line by line, score segment by segment, keep only sums.
+
+:func:`score_files` (files) and :func:`score_stream` (any iterables) return a
+:class:`ScoreStream`: iterate over it to get each segment's
+:class:`~meteorx.scorer.SegmentResult` as soon as it is scored; meanwhile it adds the
+segment's :class:`~meteorx.stats.Stats` to a running total and forgets the segment.
+When the iteration ends, :meth:`ScoreStream.summary` gives the system score of the
+summed statistics, the same number :meth:`Scorer.corpus <meteorx.scorer.Scorer.corpus>`
+gives for the same input. Memory stays flat however long the input is: one line per
+file, one segment, the running total (and the scorer's bounded caches).
+
+Files are read as :func:`meteorx.inputs.read_lines` reads them (the same lines, the
+same error messages): strict UTF-8 with file, line and byte in the error, a leading
+byte-order mark dropped, LF, CRLF and CR line ends. ``-`` is standard input.
+
+Unlike the batch readers, a stream only finds out that files have different line
+counts, or that a later line is not UTF-8, when it gets there: by then earlier scores
+have been produced. The error is the same :class:`~meteorx.errors.InputError`.
+
+>>> from meteorx import Scorer
+>>> stream = score_stream(Scorer("li", language="en"), ["a b c"], [["a b c"]])
+>>> [round(r.score, 4) for r in stream]
+[1.0]
+>>> round(stream.summary().score, 4)
+1.0
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import sys
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, TextIO
+
+from meteorx.errors import InputError, MeteorxError
+from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
+from meteorx.scoring import Breakdown, compute
+from meteorx.stats import Stats
+
+__all__ = [
+    "REF_CACHE_LIMIT",
+    "LineReader",
+    "ScoreStream",
+    "StreamSummary",
+    "check_stream_args",
+    "iter_lines",
+    "iter_parallel",
+    "run_score",
+    "score_files",
+    "score_stream",
+    "write_stream",
+]
+
+_BOM = b"\xef\xbb\xbf"
+
+#: While streaming, the scorer's reference cache is emptied past this many entries.
+#: Each entry costs a few kB (about 7 kB for 25-word references with exact + stem), and
+#: in a stream references rarely repeat, so the scorer's own cap (200,000) would let a
+#: long stream of distinct references grow to more than a gigabyte.
+REF_CACHE_LIMIT = 5_000
+
+#: One task: a hypothesis and its references (a string is one reference).
+Pair = tuple[TextOrTokens, "TextOrTokens | Sequence[TextOrTokens]"]
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+class LineReader:
+    """The lines of a UTF-8 text file, read lazily (``-`` = standard input).
+
+    Yields exactly the lines :func:`meteorx.inputs.read_lines` returns, one at a time.
+    Opening is eager, so a missing file fails at construction; a decoding error fails
+    when the bad line is reached. ``lines_read`` counts the lines yielded so far.
+    """
+
+    def __init__(self, path: str | Path, stdin: IO[bytes] | None = None) -> None:
+        self.name = str(path)
+        self.lines_read = 0
+        self._physical = 0  # LF-terminated lines consumed, for error messages
+        self._pending: deque[str] = deque()
+        self._owned = True
+        if self.name == "-":
+            self._handle: IO[bytes] = stdin if stdin is not None else sys.stdin.buffer
+            self.name = "<stdin>"
+            self._owned = False
+            return
+        try:
+            self._handle = open(path, "rb")  # noqa: SIM115 - closed by close()/__exit__
+        except FileNotFoundError:
+            raise InputError(f"file not found: {self.name}") from None
+        except IsADirectoryError:
+            raise InputError(f"expected a file, got a directory: {self.name}") from None
+        except OSError as error:
+            raise InputError(f"cannot read {self.name}: {error.strerror}") from None
+
+    def __iter__(self) -> LineReader:
+        return self
+
+    def __next__(self) -> str:
+        while not self._pending:
+            try:
+                raw = self._handle.readline()
+            except OSError as error:
+                raise InputError(f"cannot read {self.name}: {error.strerror}") from None
+            if not raw:
+                raise StopIteration
+            self._physical += 1
+            if self._physical == 1 and raw.startswith(_BOM):
+                raw = raw[3:]
+                if not raw:  # a file holding only the byte-order mark
+                    continue
+            self._pending.extend(self._decode(raw))
+        self.lines_read += 1
+        return self._pending.popleft()
+
+    def _decode(self, raw: bytes) -> list[str]:
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(
+                f"{self.name}, line {self._physical}, byte {error.start + 1}: invalid UTF-8 "
+                f"(byte 0x{raw[error.start]:02x}); re-encode the file as UTF-8"
+            ) from None
+        # A lone CR ends a line too (old Mac files), as in read_lines.
+        return text.split("\r") if "\r" in text else [text]
+
+    def count_rest(self) -> int:
+        """Read to the end without keeping anything; the total number of lines."""
+        for _ in self:
+            pass
+        return self.lines_read
+
+    def close(self) -> None:
+        if self._owned:
+            self._handle.close()
+
+    def __enter__(self) -> LineReader:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def iter_lines(path: str | Path) -> Iterator[str]:
+    """Lines of a UTF-8 file one at a time (see :class:`LineReader`)."""
+    with LineReader(path) as reader:
+        yield from reader
+
+
+def iter_parallel(
+    hyp_path: str | Path, ref_paths: Sequence[str | Path], stdin: IO[bytes] | None = None
+) -> Iterator[tuple[str, list[str]]]:
+    """``(hypothesis, [reference, …])`` for each line of line-aligned files.
+
+    The files are opened at once (a missing file fails here, before anything is
+    scored); an :class:`InputError` with both line counts, worded as
+    :func:`meteorx.inputs.read_parallel` words it, comes as soon as one file ends
+    before another.
+    """
+    if not ref_paths:
+        raise InputError("at least one reference file is needed")
+    if [str(p) for p in (hyp_path, *ref_paths)].count("-") > 1:
+        raise InputError("only one of the input files can be standard input ('-')")
+    readers: list[LineReader] = []
+    try:
+        for path in (hyp_path, *ref_paths):
+            readers.append(LineReader(path, stdin))
+    except BaseException:
+        for reader in readers:
+            reader.close()
+        raise
+    return _aligned_lines(readers, [str(hyp_path), *(str(p) for p in ref_paths)])
+
+
+def _aligned_lines(
+    readers: list[LineReader], names: list[str]
+) -> Iterator[tuple[str, list[str]]]:
+    try:
+        while True:
+            lines = [next(r, None) for r in readers]
+            if all(line is None for line in lines):
+                return
+            if any(line is None for line in lines):
+                counts = [r.count_rest() for r in readers]
+                k = next(i for i in range(1, len(counts)) if counts[i] != counts[0])
+                raise InputError(
+                    f"{names[0]} has {counts[0]} lines but {names[k]} has {counts[k]}; "
+                    "hypothesis and reference files must be line-aligned"
+                )
+            yield lines[0], lines[1:]  # type: ignore[misc]
+    finally:
+        for reader in readers:
+            reader.close()
+
+
+# -- scoring --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StreamSummary:
+    """The system result of a stream: the score of the summed statistics."""
+
+    score: float
+    breakdown: Breakdown
+    stats: Stats
+    segments: int
+    empty: int  # segments whose hypothesis was empty (they score 0)
+    signature: str
+
+
+class ScoreStream:
+    """Segment results, one by one, with the running total of their statistics.
+
+    Iterate once. ``total`` (a :class:`Stats`), ``count`` and ``empty`` are up to date
+    after each yielded segment; :meth:`summary` gives the system score so far.
+    """
+
+    def __init__(
+        self,
+        scorer: Scorer,
+        pairs: Iterable[Pair],
+        *,
+        jobs: int = 1,
+        chunk_size: int = 64,
+        refs: int | None = None,
+        ref_cache_limit: int = REF_CACHE_LIMIT,
+    ) -> None:
+        self.scorer = scorer
+        self.total = Stats(segments=0)
+        self.count = 0
+        self.empty = 0
+        self._pairs = pairs
+        self._jobs = jobs
+        self._chunk_size = max(1, chunk_size)
+        self._refs = refs
+        self._ref_cache_limit = ref_cache_limit
+        self._started = False
+
+    def __iter__(self) -> Iterator[SegmentResult]:
+        if self._started:
+            raise MeteorxError("a ScoreStream can be iterated only once")
+        self._started = True
+        jobs = self._jobs
+        if jobs <= 0:
+            from meteorx.parallel import default_jobs
+
+            jobs = default_jobs()
+        pairs = self._counted(self._pairs)
+        if jobs == 1:
+            results: Iterator[SegmentResult] = (
+                _segment(self.scorer, hyp, refs, self._ref_cache_limit) for hyp, refs in pairs
+            )
+        else:
+            results = _parallel(
+                self.scorer, pairs, jobs, self._chunk_size, self._ref_cache_limit
+            )
+        for result in results:
+            self.total = self.total + result.stats
+            self.count += 1
+            yield result
+
+    def _counted(self, pairs: Iterable[Pair]) -> Iterator[Pair]:
+        for hyp, refs in pairs:
+            if not (hyp.strip() if isinstance(hyp, str) else hyp):
+                self.empty += 1  # counted as read, like the batch path's warning
+            yield hyp, refs
+
+    def summary(self) -> StreamSummary:
+        """Score of the statistics summed so far (all of them once iteration ended)."""
+        from meteorx.signature import signature
+
+        breakdown = compute(self.total, self.scorer.params)
+        return StreamSummary(
+            breakdown.score,
+            breakdown,
+            self.total,
+            self.count,
+            self.empty,
+            signature(self.scorer, refs=self._refs),
+        )
+
+
+def score_stream(
+    scorer: Scorer,
+    hyps: Iterable[TextOrTokens],
+    refs: Iterable[TextOrTokens | Sequence[TextOrTokens]],
+    *,
+    jobs: int = 1,
+) -> ScoreStream:
+    """Stream-score hypotheses against references (iterables of equal length).
+
+    ``refs`` holds, for each hypothesis, one reference or a list of them, as
+    :meth:`Scorer.segment` takes them. Unequal lengths raise :class:`InputError` when
+    the shorter iterable runs out.
+    """
+    return ScoreStream(scorer, _zip_checked(hyps, refs), jobs=jobs)
+
+
+def score_files(
+    scorer: Scorer,
+    hyp_path: str | Path,
+    ref_paths: Sequence[str | Path],
+    *,
+    jobs: int = 1,
+    stdin: IO[bytes] | None = None,
+) -> ScoreStream:
+    """Stream-score a hypothesis file against line-aligned reference files."""
+    return ScoreStream(
+        scorer, iter_parallel(hyp_path, ref_paths, stdin), jobs=jobs, refs=len(ref_paths)
+    )
+
+
+def _zip_checked(hyps: Iterable[TextOrTokens], refs: Iterable[object]) -> Iterator[Pair]:
+    n = 0
+    for n, pair in enumerate(itertools.zip_longest(hyps, refs, fillvalue=_MISSING), 1):
+        hyp, ref = pair
+        if hyp is _MISSING or ref is _MISSING:
+            which = "hypotheses" if hyp is _MISSING else "references"
+            raise InputError(f"{which} ran out at segment {n}: the inputs differ in length")
+        yield hyp, ref  # type: ignore[misc]
+
+
+_MISSING: object = object()
+
+def _segment(
+    scorer: Scorer,
+    hyp: TextOrTokens,
+    refs: TextOrTokens | Sequence[TextOrTokens],
+    cache_limit: int,
+) -> SegmentResult:
+    result = scorer.segment(hyp, refs)
+    cache = getattr(scorer, "_ref_cache", None)
+    if cache is not None and len(cache) > cache_limit:
+        cache.clear()
+    return result
+
+
+# -- several processes, bounded memory ------------------------------------------------
+
+_WORKER_SCORER: Scorer | None = None
+
+
+def _score_chunk(chunk: Sequence[Pair], cache_limit: int) -> list[SegmentResult]:
+    scorer = _WORKER_SCORER
+    if scorer is None:  # pragma: no cover - a worker without the forked scorer
+        raise RuntimeError("worker process has no scorer")
+    return [_segment(scorer, hyp, refs, cache_limit) for hyp, refs in chunk]
+
+
+def _init_worker(config: object) -> None:  # pragma: no cover - spawn platforms only
+    global _WORKER_SCORER
+    if config is not None:
+        from meteorx.config import MeteorConfig
+
+        assert isinstance(config, MeteorConfig)
+        _WORKER_SCORER = Scorer(config)
+
+
+def _parallel(
+    scorer: Scorer, pairs: Iterable[Pair], jobs: int, chunk_size: int, cache_limit: int
+) -> Iterator[SegmentResult]:
+    """Results in input order, with at most ``2 * jobs`` chunks in flight.
+
+    ``Pool.imap`` would read the whole input ahead (its feeder thread has no
+    back-pressure); submitting chunk by chunk keeps memory flat.
+    """
+    global _WORKER_SCORER
+    context: multiprocessing.context.BaseContext
+    if "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+        _WORKER_SCORER = scorer  # inherited by the forked workers
+        init: object = None
+    else:  # pragma: no cover - macOS / Windows
+        context = multiprocessing.get_context()
+        init = scorer.config
+    iterator = iter(pairs)
+    try:
+        with context.Pool(jobs, initializer=_init_worker, initargs=(init,)) as pool:
+            window: deque[multiprocessing.pool.AsyncResult[list[SegmentResult]]] = deque()
+            # Start with small chunks so the first scores come out quickly.
+            size = 1
+            failure: MeteorxError | None = None
+            while failure is None:
+                chunk: list[Pair] = []
+                try:
+                    chunk.extend(itertools.islice(iterator, size))
+                except MeteorxError as error:  # bad input: first finish what was read
+                    failure = error
+                if not chunk:
+                    break
+                window.append(pool.apply_async(_score_chunk, (chunk, cache_limit)))
+                size = min(chunk_size, size * 2)
+                while len(window) >= 2 * jobs:
+                    yield from window.popleft().get()
+            while window:
+                yield from window.popleft().get()
+            if failure is not None:
+                raise failure
+    finally:
+        _WORKER_SCORER = None
+
+
+# -- writing --------------------------------------------------------------------------
+
+
+def _f(x: float, p: int) -> str:
+    return "nan" if x != x else f"{x:.{p}f}"
+
+
+def write_stream(
+    stream: ScoreStream,
+    out: TextIO,
+    *,
+    fmt: str = "text",
+    precision: int = 6,
+    system_only: bool = False,
+    name: str = "",
+    flush_every: float = 0.0,
+) -> StreamSummary:
+    """Write segment scores as they come, then the system line and the signature.
+
+    The output is the same as :func:`meteorx.formats.write_text` /
+    :func:`~meteorx.formats.write_tsv` give for one system of plain-text input.
+    ``out`` is flushed after a segment line whenever ``flush_every`` seconds have
+    passed since the last flush (0 = after every line), so scores show up while the
+    input is still being read.
+    """
+    if fmt not in ("text", "tsv"):
+        raise MeteorxError(f"streaming output is text or tsv, not {fmt!r}")
+    p = precision
+    tsv = fmt == "tsv"
+    if tsv:
+        from meteorx.signature import signature
+
+        out.write(f"# {signature(stream.scorer, refs=stream._refs)}\n")
+        out.write("system\tsegment\tscore\tprecision\trecall\tfragmentation\tpenalty\n")
+        out.flush()
+    last = time.monotonic()
+    for result in stream:
+        if system_only:
+            continue
+        b = result.breakdown
+        if tsv:
+            out.write(
+                f"{name}\t{stream.count}\t{_f(b.score, p)}\t{_f(b.precision, p)}\t"
+                f"{_f(b.recall, p)}\t{_f(b.fragmentation, p)}\t{_f(b.penalty, p)}\n"
+            )
+        else:
+            out.write(f"Segment {stream.count} score:\t{_f(b.score, p)}\n")
+        now = time.monotonic()
+        if now - last >= flush_every:
+            out.flush()
+            last = now
+    summary = stream.summary()
+    b = summary.breakdown
+    if tsv:
+        out.write(
+            f"{name}\tsystem\t{_f(b.score, p)}\t{_f(b.precision, p)}\t{_f(b.recall, p)}\t"
+            f"{_f(b.fragmentation, p)}\t{_f(b.penalty, p)}\n"
+        )
+    else:
+        out.write(
+            f"METEOR = {_f(summary.score, p)}  (P {b.precision:.4f}, R {b.recall:.4f}, "
+            f"Fmean {b.fmean:.4f}, frag {b.fragmentation:.4f}, penalty {b.penalty:.4f}, "
+            f"{summary.segments} segments)\n"
+        )
+        out.write(f"{summary.signature}\n")
+    out.flush()
+    return summary
+
+
+def check_stream_args(args: Any) -> None:
+    """Raise :class:`InputError` if ``meteorx score`` arguments cannot be streamed.
+
+    Streaming takes plain-text input with one hypothesis file and prints text or TSV;
+    everything that needs all segments at once (JSON, confidence intervals, paired
+    tests, statistics and ``.scr`` files) is refused with the option's name.
+    """
+    problems = []
+    if getattr(args, "input_format", "text") != "text":
+        problems.append(f"--input-format {args.input_format} (only text streams)")
+    if len(getattr(args, "hyp", None) or []) != 1:
+        problems.append("several --hyp files (give one)")
+    if getattr(args, "format", "text") not in ("text", "tsv"):
+        problems.append(f"--format {args.format} (text or tsv stream)")
+    for option in ("confidence", "paired_bs", "paired_ar", "stats_out", "scr"):
+        if getattr(args, option, None):
+            problems.append("--" + option.replace("_", "-"))
+    if problems:
+        raise InputError("--stream cannot be combined with " + "; ".join(problems))
+
+
+def run_score(
+    scorer: Scorer,
+    hyp_path: str,
+    ref_paths: Sequence[str],
+    *,
+    fmt: str = "text",
+    precision: int = 6,
+    system_only: bool = False,
+    jobs: int = 1,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``meteorx score --stream``: score one plain-text system and print as it goes.
+
+    Returns the exit code (0). Errors are :class:`InputError` (the CLI prints them);
+    an empty-line warning goes to ``err`` at the end, as the batch path words it.
+    """
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs)
+    summary = write_stream(
+        stream, out, fmt=fmt, precision=precision, system_only=system_only, name=hyp_path
+    )
+    if summary.empty:
+        print(f"meteorx: warning: {hyp_path}: {summary.empty} empty line(s) score 0", file=err)
+    return 0

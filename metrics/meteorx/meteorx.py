@@ -1,0 +1,141 @@
+"""meteorx as a Hugging Face ``evaluate`` metric (loads offline, no hub needed).
+
+    import evaluate
+    meteor = evaluate.load("path/to/meteorx/metrics/meteorx")          # this folder
+    meteor.compute(predictions=["a cat sat"], references=[["the cat sat", "a cat sits"]])
+    {'meteor': ...}
+
+Same ``compute(predictions=…, references=…)`` inputs and the same output key as
+``evaluate.load("meteor")``, plus the choice of configuration. The scoring itself is
+:func:`meteorx.api.compute`; see its docstring for the defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import datasets
+import evaluate
+
+import meteorx.api
+
+_CITATION = """\
+@inproceedings{banarjee2005,
+  title     = {{METEOR}: An Automatic Metric for {MT} Evaluation with Improved Correlation
+               with Human Judgments},
+  author    = {Banerjee, Satanjeev and Lavie, Alon},
+  booktitle = {Proceedings of the {ACL} Workshop on Intrinsic and Extrinsic Evaluation
+               Measures for Machine Translation and/or Summarization},
+  year      = {2005},
+  pages     = {65--72},
+}
+@inproceedings{denkowski2014,
+  title     = {Meteor Universal: Language Specific Translation Evaluation for Any Target Language},
+  author    = {Denkowski, Michael and Lavie, Alon},
+  booktitle = {Proceedings of the Ninth Workshop on Statistical Machine Translation},
+  year      = {2014},
+  pages     = {376--380},
+}
+"""
+
+_DESCRIPTION = """\
+METEOR (Banerjee & Lavie 2005; Meteor 1.5, Denkowski & Lavie 2014) computed by meteorx:
+the reference implementation's numbers without Java, for any Snowball language, from
+sufficient statistics summed over the corpus. Unlike evaluate's "meteor" (NLTK), the
+default is Meteor 1.5's English configuration with its -norm normalisation, and the
+score is the corpus score; `config="nltk", aggregate="mean"` gives NLTK-style numbers.
+"""
+
+_KWARGS_DESCRIPTION = """
+Computes METEOR of predictions against one or more references each.
+Args:
+    predictions: list of predictions to score (strings).
+    references: for each prediction, a reference string or a list of reference strings
+        (the best-scoring reference counts).
+    config: a meteorx preset name (`meteorx presets`: "meteor-1.5-en", "li",
+        "meteor-1.5-pt", "meteor-2005", "nltk", ...), a YAML file or a dict. Default:
+        "meteor-1.5-en" with normalize="meteor" (the jar's `-l en -norm`). `preset` is an
+        alias; `evaluate.load(path, config_name=NAME)` sets a default preset too.
+    language: ISO 639-1 code, needed by the "li" preset (e.g. "de").
+    normalize: "none", "lower", "meteor" or "meteor-nopunct".
+    alpha, beta, gamma, delta: override the configuration's parameters.
+    aggregate: "corpus" (default: the score of the summed statistics) or "mean" (the
+        mean of segment scores, what evaluate's "meteor" reports).
+    segment_scores: also return "scores", one per prediction.
+    signature: also return "signature", naming every setting behind the numbers.
+Returns:
+    'meteor': the METEOR score (and 'scores', 'signature' when asked).
+Examples:
+    >>> meteor = evaluate.load("metrics/meteorx")
+    >>> results = meteor.compute(predictions=["the cat sat on the mat"],
+    ...                          references=[["the cat sat on the mat"]])
+    >>> print(results["meteor"])
+    1.0
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Meteorx(evaluate.Metric):  # type: ignore[misc]
+    """METEOR by meteorx."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Sequence(
+                            datasets.Value("string", id="sequence"), id="references"
+                        ),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Value("string", id="sequence"),
+                    }
+                ),
+            ],
+            codebase_urls=["https://pypi.org/project/meteorx/"],
+            reference_urls=[
+                "https://aclanthology.org/W05-0909/",
+                "https://aclanthology.org/W14-3348/",
+            ],
+        )
+
+    def _compute(
+        self,
+        predictions: list[str],
+        references: list[str] | list[list[str]],
+        config: Any = None,
+        preset: str | None = None,
+        language: str | None = None,
+        normalize: str | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
+        delta: float | None = None,
+        aggregate: str = "corpus",
+        segment_scores: bool = False,
+        signature: bool = False,
+    ) -> dict[str, Any]:
+        if config is None and preset is None and self.config_name not in (None, "default"):
+            preset = self.config_name
+        return meteorx.api.compute(
+            predictions,
+            references,
+            config=config,
+            preset=preset,
+            language=language,
+            normalize=normalize,
+            alpha=alpha,
+            beta=beta,
+            gamma=gamma,
+            delta=delta,
+            aggregate=aggregate,
+            segment_scores=segment_scores,
+            signature=signature,
+        )

@@ -26,6 +26,9 @@ from meteorx.types import Alignment, Match
 
 TextOrTokens = str | Sequence[str]
 
+# Builds a Match without NamedTuple's Python-level __new__ (the hottest allocation).
+_tuple_new = tuple.__new__
+
 
 @dataclass(frozen=True)
 class SegmentResult:
@@ -195,9 +198,10 @@ class Scorer:
         n_stages: int,
     ) -> Alignment:
         candidates: list[Match] = []
+        new = _tuple_new
         for s in range(n_stages):
-            for span in self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s]):
-                candidates.append(Match(span[2], span[3], span[0], span[1], s))
+            spans = self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s])
+            candidates.extend([new(Match, (h[2], h[3], h[0], h[1], s)) for h in spans])
         return self.aligner.align(candidates, len(hyp), len(ref), self.weights, self.exact_stages)
 
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:

@@ -56,7 +56,8 @@ from collections.abc import Sequence
 
 from meteorx.align._reference import ReferenceOptimalAligner
 from meteorx.align.common import load_fast
-from meteorx.types import Alignment, Match
+from meteorx.align.ilp import solve_ilp
+from meteorx.types import Alignment, Match, count_chunks
 
 # The C twin of this module's search, or None (then the pure-Python one runs).
 _fast = load_fast()
@@ -92,6 +93,14 @@ class OptimalAligner:
                 candidates, hyp_len, ref_len, weights, exact_stages
             )
         chosen, chunks, optimal = result
+        if not optimal:
+            # Past the DP's state bound: solve the same objective exactly as an integer
+            # programme (meteorx.align.ilp); only if that is too big too, keep the greedy
+            # result, flagged optimal=False.
+            exact = solve_ilp(candidates, hyp_len, ref_len, int_weights)
+            if exact is not None:
+                matches = tuple(exact)
+                return Alignment(matches, count_chunks(matches), True)
         return Alignment(tuple([candidates[i] for i in chosen]), chunks, optimal)
 
 

@@ -68,7 +68,9 @@ def progress_bar(
     except ImportError:  # tqdm is optional at run time
         yield _Silent()
         return
-    bar = tqdm(
+    # No monitor thread: worker processes are forked while the bar is shown.
+    bar_class = type("MeteorxBar", (tqdm,), {"monitor_interval": 0})
+    bar = bar_class(
         total=total,
         desc=description,
         unit=unit,

@@ -324,9 +324,8 @@ def test_plugin_registers_matchers_and_aligner() -> None:
 
 
 def test_aligner_is_greedy_from_the_last_hypothesis_word() -> None:
-    from meteorx_plugins.nltk_compat import NltkAligner
-
     from meteorx.types import Match
+    from meteorx_plugins.nltk_compat import NltkAligner
 
     # "on the mat sat the cat" vs "the cat sat on the mat": exact candidates only.
     hyp = _w("on the mat sat the cat")

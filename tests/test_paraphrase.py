@@ -15,14 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from meteorx_plugins import paraphrase as plugin
-from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions
 
 from meteorx.errors import ConfigError, ResourceError
 from meteorx.languages import resolve_language
 from meteorx.paraphrase_table import clear_loaded, iter_entries, load_table
 from meteorx.scorer import Scorer
 from meteorx.types import Span
+from meteorx_plugins import paraphrase as plugin
+from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))

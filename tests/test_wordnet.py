@@ -16,14 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from meteorx_plugins import wordnet as wn
-from meteorx_plugins.wordnet import SynonymMatcher, SynonymOptions, WordNet
 
 from meteorx.errors import ConfigError, LanguageError, ResourceError
 from meteorx.languages import resolve_language
 from meteorx.resources import cache_dir, cached_build, locate, sha256_parts
 from meteorx.scorer import Scorer
 from meteorx.types import Span
+from meteorx_plugins import wordnet as wn
+from meteorx_plugins.wordnet import SynonymMatcher, SynonymOptions, WordNet
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))

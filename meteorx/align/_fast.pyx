@@ -300,8 +300,10 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
     cdef list cands = candidates if type(candidates) is list else list(candidates)
     cdef int n = len(cands)
     cdef _Mem mem = _Mem()
-    if n == 0 or beam < 1 or hyp_len > 2000000000 or ref_len > 2000000000:
+    if beam < 1 or hyp_len > 2000000000 or ref_len > 2000000000:
         return None
+    if n == 0:
+        return [], 0
     cdef int* rs = <int*>mem.alloc(n * sizeof(int))
     cdef int* rl = <int*>mem.alloc(n * sizeof(int))
     cdef int* hs = <int*>mem.alloc(n * sizeof(int))
@@ -1276,8 +1278,10 @@ def optimal(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, weights, max_sta
     cdef _Seg seg = _Seg()
     cdef _Mem mem = seg.mem
     cdef int nw = len(weights)
-    if n == 0 or hyp_len > 2000000000 or ref_len > 2000000000:
+    if hyp_len > 2000000000 or ref_len > 2000000000:
         return None
+    if n == 0:
+        return [], 0, True
     seg.n = n
     seg.H = <int>hyp_len
     seg.R = <int>ref_len

@@ -72,9 +72,9 @@ def solve_ilp(
                 row += 1
     # y_cd <= x_c and y_cd <= x_d.
     for p, (c, d) in enumerate(pairs):
-        for x in (c, d):
+        for member in (c, d):
             rows += [row, row]
-            cols += [n + p, x]
+            cols += [n + p, member]
             vals += [1.0, -1.0]
             upper.append(0.0)
             row += 1

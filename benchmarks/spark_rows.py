@@ -85,7 +85,7 @@ def main() -> int:
     if not XRAY.is_dir():
         print(f"xray data not found in {XRAY} (set METEORX_DATA)", file=sys.stderr)
         return 2
-    base = single_process(min(args.rows, 5000), args)
+    base = single_process(args.rows, args)
     print(f"one process, no Spark: {base:,.0f} rows/s", flush=True)
     for master in args.masters:
         proc = subprocess.run(

@@ -34,6 +34,8 @@ from meteorx.align.meteor15 import Meteor15Aligner
 from meteorx.align.optimal import OptimalAligner
 from meteorx.types import Alignment, Match, count_chunks
 
+pytestmark = pytest.mark.slow  # thousands of hypothesis cases: minutes
+
 FAST = load_fast()
 needs_fast = pytest.mark.skipif(FAST is None, reason="C extension meteorx.align._fast not built")
 SCALE = 1_000_000

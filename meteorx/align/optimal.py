@@ -35,12 +35,14 @@ Bound: when the walks together would create more than ``max_states`` states (def
 20,000), or handle more than 1,000 x ``max_states`` 64-bit words of state (a state of
 a group spanning n hypothesis words costs ceil(n / 64) per step it is tried; this only
 matters for groups thousands of words wide, such as a huge hypothesis against a short
-reference), the search falls back to a greedy left-to-right search that prefers
-covering, chunk-extending, close matches, and marks the alignment ``optimal=False``.
-With the reductions above no xray sentence needs more than about 5,300 states or 75,000
-words (the earlier single walk gave up on 86 of its 4,978 sentences); hundreds of
-repeats of one word hit the bound within the first two reference positions. The
-fallback is linear in the number of candidates.
+reference), the search gives up. ``OptimalAligner`` then solves the same objective as
+an integer programme (:mod:`meteorx.align.ilp`, up to its candidate limit), and only
+past that keeps the search's greedy left-to-right fallback (prefers covering,
+chunk-extending, close matches; linear in the number of candidates), marked
+``optimal=False``. With the reductions above no xray sentence needs more than about
+5,300 states or 75,000 words (the earlier single walk gave up on 86 of its 4,978
+sentences); hundreds of repeats of one word hit the bound within the first two
+reference positions.
 
 Weights are compared as integers (millionths) so ties are exact, not float noise.
 

@@ -15,11 +15,13 @@ The output has the same key, ``"meteor"``, with two deliberate choices:
 
 * the default configuration is ``meteor-1.5-en`` with the jar's ``-norm``
   normalisation (what ``pycocoevalcap`` and ``java -jar meteor-1.5.jar -l en -norm``
-  report), not NLTK's approximation; ``config="nltk"`` gives NLTK's per-segment numbers
-  (with whitespace tokens, where ``evaluate`` uses ``nltk.word_tokenize``);
-* ``aggregate="corpus"`` (default) is the METEOR system score, computed once from the
-  summed sufficient statistics; ``aggregate="mean"`` is the mean of the segment scores,
-  which is what ``evaluate``'s "meteor" reports.
+  report), not NLTK's approximation; ``config="nltk"`` gives NLTK's numbers (with
+  whitespace tokens, where ``evaluate`` uses ``nltk.word_tokenize``);
+* ``aggregate="corpus"`` is the METEOR system score, computed once from the summed
+  sufficient statistics; ``aggregate="mean"`` is the mean of the segment scores, which
+  is what ``evaluate``'s "meteor" reports. By default the configuration's
+  ``system_score`` decides (``statistics`` for every preset but ``nltk``, whose
+  ``mean`` makes ``config="nltk"`` give ``evaluate``'s numbers).
 
 ``segment_scores=True`` adds ``"scores"`` (one per prediction) and ``signature=True``
 adds ``"signature"`` (every setting that affects the numbers). Bad input raises
@@ -135,7 +137,7 @@ def compute(
     beta: float | None = None,
     gamma: float | None = None,
     delta: float | None = None,
-    aggregate: str = "corpus",
+    aggregate: str | None = None,
     segment_scores: bool = False,
     signature: bool = False,
 ) -> dict[str, Any]:
@@ -148,7 +150,7 @@ def compute(
         if config is not None:
             raise InputError("give either config or preset, not both")
         config = preset
-    if aggregate not in ("corpus", "mean"):
+    if aggregate not in (None, "corpus", "statistics", "mean"):
         raise InputError(f"aggregate must be 'corpus' or 'mean', got {aggregate!r}")
     if isinstance(predictions, str) or not isinstance(predictions, Sequence):
         raise InputError(
@@ -172,6 +174,8 @@ def compute(
     scorer = get_scorer(cfg)
     results = [scorer.segment(p, r) for p, r in zip(predictions, refs, strict=True)]
     scores = [r.score for r in results]
+    if aggregate is None:
+        aggregate = "mean" if getattr(cfg, "system_score", "statistics") == "mean" else "corpus"
     if aggregate == "mean":
         value = sum(scores) / len(scores)
     else:

@@ -14,7 +14,9 @@ for every batch that worker gets. Every row also carries its sufficient statisti
 (``meteor_stats``, Meteor 1.5's ``-ssOut`` order); the corpus score is computed once on
 the driver from their column-wise sum. The statistics are whole counts, so the sum is
 exact in any order and the corpus score is *identical* to
-:meth:`Scorer.corpus <meteorx.scorer.Scorer.corpus>` on the same rows.
+:meth:`Scorer.corpus <meteorx.scorer.Scorer.corpus>` on the same rows (for a
+configuration with ``system_score: mean``, such as ``nltk``, it is the mean of the row
+scores instead, as there).
 
 The references column is a string (one reference) or an array of strings (the
 best-scoring reference counts). A null hypothesis is scored as an empty one (0); a row
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +233,10 @@ def score(
     scorer = get_scorer(resolve_config(config, language=language, normalize=normalize))
     total = corpus_stats(rows, width=7 + 4 * len(scorer.matchers))
     breakdown = scorer.rescore(total)
+    if getattr(scorer.config, "system_score", "statistics") == "mean" and total.segments:
+        functions = _require_pyspark()
+        mean = rows.agg(functions.avg(functions.col(SCORE_COLUMN))).first()[0]
+        breakdown = replace(breakdown, score=float(mean))
     n_refs = _max_references(df, references)
     return SparkResult(rows, breakdown.score, breakdown, total, signature(scorer, refs=n_refs))
 

@@ -33,7 +33,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, TextIO
@@ -245,6 +245,7 @@ class ScoreStream:
         self.total = Stats(segments=0)
         self.count = 0
         self.empty = 0
+        self.score_sum = 0.0  # for configurations whose system score is the mean
         self._pairs = pairs
         self._jobs = jobs
         self._chunk_size = max(1, chunk_size)
@@ -272,6 +273,7 @@ class ScoreStream:
             )
         for result in results:
             self.total = self.total + result.stats
+            self.score_sum += result.score
             self.count += 1
             yield result
 
@@ -282,10 +284,16 @@ class ScoreStream:
             yield hyp, refs
 
     def summary(self) -> StreamSummary:
-        """Score of the statistics summed so far (all of them once iteration ended)."""
+        """Score of the statistics summed so far (all of them once iteration ended).
+
+        With ``system_score: mean`` in the configuration, ``score`` is the mean of the
+        segment scores instead (the breakdown's other fields still come from the sums).
+        """
         from meteorx.signature import signature
 
         breakdown = compute(self.total, self.scorer.params)
+        if getattr(self.scorer.config, "system_score", "statistics") == "mean" and self.count:
+            breakdown = replace(breakdown, score=self.score_sum / self.count)
         return StreamSummary(
             breakdown.score,
             breakdown,

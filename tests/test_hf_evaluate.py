@@ -82,6 +82,17 @@ def test_nltk_mode_gives_evaluates_documented_example() -> None:
     assert round(got["meteor"], 4) == 0.6944  # evaluate's "meteor" docstring
 
 
+def test_aggregate_follows_the_configuration() -> None:
+    preds = ["the cat sat on the mat", "a dog barked loudly"]
+    refs = ["the cat sat on a mat", "the dog barked"]
+    nltk = Scorer("nltk")
+    mean = sum(nltk.segment(p, r).score for p, r in zip(preds, refs, strict=True)) / 2
+    assert api.compute(preds, refs, config="nltk") == {"meteor": mean}
+    assert api.compute(preds, refs, config="nltk")["meteor"] == nltk.corpus(preds, refs).score
+    corpus = nltk.rescore(nltk.corpus(preds, refs).stats).score
+    assert api.compute(preds, refs, config="nltk", aggregate="corpus") == {"meteor": corpus}
+
+
 @pytest.mark.parametrize(
     ("predictions", "references", "kwargs", "error", "message"),
     [

@@ -109,3 +109,17 @@ def test_stats_sum() -> None:
 
     assert stats_sum([[1.0, 2.0], [3.0, 4.0, 5.0]]) == [4.0, 6.0, 5.0]
     assert stats_sum([]) == []
+
+
+def test_mean_system_score_configuration(spark: Any, xray: dict[str, list[str]]) -> None:
+    from meteorx.spark import score
+
+    hyps, refs = xray["system1"][:60], xray["ref"][:60]
+    df = spark.createDataFrame(
+        list(zip(hyps, refs, strict=True)), "hypothesis string, references string"
+    )
+    result = score(df, config="nltk")
+    result.rows.unpersist()
+    want = Scorer("nltk").corpus(hyps, refs)
+    assert result.stats == want.stats
+    assert result.score == pytest.approx(want.score, abs=1e-12)  # a mean: order may differ

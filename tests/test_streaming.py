@@ -153,6 +153,17 @@ def test_stream_equals_corpus(li_scorer: Scorer, xray_files: tuple[Path, Path, P
     assert summary.signature.endswith("|refs:2|version:" + summary.signature.split(":")[-1])
 
 
+def test_mean_system_score_configurations(xray_files: tuple[Path, Path, Path]) -> None:
+    hyp, _, ref = xray_files
+    scorer = Scorer("nltk")
+    stream = score_files(scorer, hyp, [ref])
+    list(stream)
+    testset = read_text([str(hyp)], [str(ref)])
+    want = scorer.corpus(testset.systems[0][1], testset.refs)
+    assert stream.summary().score == want.score
+    assert stream.summary().stats == want.stats
+
+
 def test_parallel_stream_is_identical(
     li_scorer: Scorer, xray_files: tuple[Path, Path, Path]
 ) -> None:

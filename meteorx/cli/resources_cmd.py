@@ -30,8 +30,6 @@ import os
 import shutil
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -137,6 +135,9 @@ def _is_url(source: str) -> bool:
 
 
 def _download(url: str, target: Path, spec: ResourceSpec, explicit: bool) -> None:
+    import urllib.error  # imported here: the network stack costs start-up time
+    import urllib.request
+
     try:
         with (
             urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as response,

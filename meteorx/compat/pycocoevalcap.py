@@ -36,7 +36,6 @@ from typing import Any
 from meteorx.config import MeteorConfig
 from meteorx.errors import InputError, ResourceError
 from meteorx.scorer import Scorer, SegmentResult
-from meteorx.stats import sum_stats
 
 __all__ = ["CompatInputError", "Meteor"]
 
@@ -114,8 +113,9 @@ class Meteor:
                         f"res[{key!r}] must be a list holding exactly one caption"
                     )
                 results.append(self._segment(key, candidates[0], gts[key]))
-        total = sum_stats(r.stats for r in results)
-        return self.scorer.rescore(total).score, [r.score for r in results]
+        if not results:
+            return 0.0, []
+        return self.scorer.combine(results).score, [r.score for r in results]
 
     def _score(self, hypothesis_str: str, reference_list: Sequence[str]) -> float:
         """One caption's score (pycocoevalcap's ``_score``)."""

@@ -43,7 +43,7 @@ METEOR (Banerjee & Lavie 2005; Meteor 1.5, Denkowski & Lavie 2014) computed by m
 the reference implementation's numbers without Java, for any Snowball language, from
 sufficient statistics summed over the corpus. Unlike evaluate's "meteor" (NLTK), the
 default is Meteor 1.5's English configuration with its -norm normalisation, and the
-score is the corpus score; `config="nltk", aggregate="mean"` gives NLTK-style numbers.
+score is the corpus score; `config="nltk"` gives NLTK-style numbers (their mean).
 """
 
 _KWARGS_DESCRIPTION = """
@@ -59,8 +59,9 @@ Args:
     language: ISO 639-1 code, needed by the "li" preset (e.g. "de").
     normalize: "none", "lower", "meteor" or "meteor-nopunct".
     alpha, beta, gamma, delta: override the configuration's parameters.
-    aggregate: "corpus" (default: the score of the summed statistics) or "mean" (the
-        mean of segment scores, what evaluate's "meteor" reports).
+    aggregate: "corpus" (the score of the summed statistics) or "mean" (the mean of
+        segment scores, what evaluate's "meteor" reports); default: the configuration's
+        own (corpus for every preset but "nltk").
     segment_scores: also return "scores", one per prediction.
     signature: also return "signature", naming every setting behind the numbers.
 Returns:
@@ -118,7 +119,7 @@ class Meteorx(evaluate.Metric):  # type: ignore[misc]
         beta: float | None = None,
         gamma: float | None = None,
         delta: float | None = None,
-        aggregate: str = "corpus",
+        aggregate: str | None = None,
         segment_scores: bool = False,
         signature: bool = False,
     ) -> dict[str, Any]:

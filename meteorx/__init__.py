@@ -17,7 +17,15 @@ if TYPE_CHECKING:
     from meteorx.config import MeteorConfig
     from meteorx.scorer import CorpusResult, Scorer, SegmentResult, TextOrTokens
 
-__all__ = ["MeteorConfig", "Scorer", "__version__", "corpus_score", "load_config", "score"]
+__all__ = [
+    "MeteorConfig",
+    "Scorer",
+    "__version__",
+    "compute",
+    "corpus_score",
+    "load_config",
+    "score",
+]
 
 _SCORERS: dict[str, Any] = {}
 
@@ -49,6 +57,10 @@ def corpus_score(hypotheses: Any, references: Any, config: Any = None) -> Corpus
 
 def __getattr__(name: str) -> Any:
     # Lazy imports keep ``import meteorx`` (and CLI start-up) fast.
+    if name == "compute":
+        from meteorx.api import compute
+
+        return compute
     if name == "Scorer":
         from meteorx.scorer import Scorer
 

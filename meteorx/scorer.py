@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from meteorx.config import MeteorConfig, load_config
-from meteorx.errors import ConfigError, MeteorxError, ResourceError
+from meteorx.errors import ConfigError, InputError, MeteorxError, ResourceError
 from meteorx.languages import Language, resolve_language
 from meteorx.matchers import Matcher
 from meteorx.normalize import build_normalizer
@@ -162,7 +162,7 @@ class Scorer:
     def _prepared_ref(self, tokens: tuple[str, ...]) -> list[Any]:
         prepared = self._ref_cache.get(tokens)
         if prepared is None:
-            if len(self._ref_cache) > 200_000:
+            if len(self._ref_cache) > 20_000:
                 self._ref_cache.clear()
             prepared = [m.prepare(tokens) for m in self.matchers]
             self._ref_cache[tokens] = prepared
@@ -254,7 +254,15 @@ class Scorer:
         self, hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
     ) -> SegmentResult:
         """Score one hypothesis against one or more references (the best one counts)."""
+        _check_text(hyp, "hypothesis")
+        if refs is None or isinstance(refs, (bytes, bytearray)):
+            raise InputError(
+                f"references must be a string, a token list or a list of those, "
+                f"not {type(refs).__name__}"
+            )
         ref_list = _reference_list(hyp, refs)
+        for ref in ref_list:
+            _check_text(ref, "reference")
         if not ref_list:
             raise MeteorxError("at least one reference is needed")
         hyp_tokens = self.tokenize(hyp)
@@ -299,6 +307,19 @@ class Scorer:
     def rescore(self, stats: Stats) -> Breakdown:
         """Apply this scorer's parameters to a statistics record (no re-alignment)."""
         return compute(stats, self.params)
+
+
+def _check_text(value: object, what: str) -> None:
+    """Raise InputError unless ``value`` is a string or a sequence of strings."""
+    if isinstance(value, str):
+        return
+    if isinstance(value, (list, tuple)) and all(isinstance(t, str) for t in value):
+        return
+    raise InputError(
+        f"the {what} must be a string or a list of string tokens, not "
+        f"{type(value).__name__}"
+        + (" containing non-strings" if isinstance(value, (list, tuple)) else "")
+    )
 
 
 def _reference_list(

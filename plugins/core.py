@@ -123,7 +123,7 @@ class StemMatcher(Matcher):
     def stem(self, word: str) -> str:
         stem = self._cache.get(word)
         if stem is None:
-            if len(self._cache) > 500_000:
+            if len(self._cache) > 100_000:
                 self._cache.clear()
             stem = self._cache[word] = self._stem_word(word)
         return stem

@@ -248,13 +248,6 @@ def test_compute_raises_only_documented_errors() -> None:
     check()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="Scorer.segment does not check its argument types: None, numbers, bytes or "
-    "non-string tokens raise TypeError ('NoneType' object is not iterable, expected "
-    "bytes, int found) instead of InputError (meteorx/scorer.py)",
-)
 @pytest.mark.parametrize(
     ("hyp", "refs"),
     [(None, "a"), ("a", None), (["a", 1], "a"), (1, "a"), ("a", [None]), (b"a", "a")],

@@ -6,6 +6,7 @@ Shared by ``score``, ``combine`` and ``report``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Sequence
 
@@ -50,8 +51,13 @@ def build_report(
     docs: Sequence[str] | None,
     setid: str | None = None,
     results: Sequence[Sequence[SegmentResult]] | None = None,
+    system_score: str = "statistics",
 ) -> Report:
-    """Score every segment, document and system from statistics records."""
+    """Score every segment, document and system from statistics records.
+
+    ``system_score="mean"`` (the ``nltk`` preset) reports the mean of segment scores as
+    the system score, as NLTK users do; the statistics are still summed.
+    """
     systems = []
     for k, (name, records) in enumerate(zip(names, segment_stats, strict=True)):
         if results is not None:
@@ -59,9 +65,13 @@ def build_report(
         else:
             segments = [Scored(compute(r, params), r) for r in records]
         total = sum_stats(records)
+        breakdown = compute(total, params)
+        if system_score == "mean" and segments:
+            mean = sum(seg.score for seg in segments) / len(segments)
+            breakdown = dataclasses.replace(breakdown, score=mean)
         system = ScoredSystem(
             name=name,
-            system=Scored(compute(total, params), total),
+            system=Scored(breakdown, total),
             segments=segments,
             documents=document_scores(docs, segments, params) if docs is not None else None,
             chunks=[r.alignment.chunks for r in results[k]] if results is not None else None,

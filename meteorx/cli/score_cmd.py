@@ -44,6 +44,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     add_significance_args(parser)
     add_run_args(parser)
+    parser.add_argument(
+        "--stream",
+        action="store_true",
+        help="print each segment's score as soon as it is computed (constant memory; "
+        "plain-text input, one --hyp, --format text/tsv; a bad line or a line-count "
+        "mismatch is reported where it is found, after the scores before it)",
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -56,6 +63,19 @@ def run(args: argparse.Namespace) -> int:
     from meteorx.signature import signature
 
     scorer = Scorer(config_from_args(args))
+    if args.stream:
+        from meteorx.streaming import check_stream_args, run_score
+
+        check_stream_args(args)
+        return run_score(
+            scorer,
+            args.hyp[0],
+            args.ref,
+            fmt=args.format,
+            precision=args.precision,
+            system_only=args.system_only,
+            jobs=args.jobs,
+        )
     testset = read_input(
         args.input_format,
         args.hyp,
@@ -77,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         testset.docs,
         testset.setid,
         results=results,
+        system_score=scorer.config.system_score,
     )
     add_significance(report, args)
     write_report(report, args)

@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from meteorx.parallel import score_pairs  # noqa: E402
+from meteorx.parallel import paused_gc, score_pairs  # noqa: E402
 from meteorx.scorer import Scorer  # noqa: E402
 
 CONFIG = {"extends": "li", "language": "en", "normalize": "lower"}
@@ -39,6 +39,26 @@ CONFIG = {"extends": "li", "language": "en", "normalize": "lower"}
 
 def read(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def _score_part(part: list[tuple[str, list[str]]]) -> int:
+    """A worker of the reference split: score a share, return nothing."""
+    scorer = Scorer(CONFIG)
+    with paused_gc():
+        for hyp, refs in part:
+            scorer.segment(hyp, refs)
+    return len(part)
+
+
+def _ideal(pairs: list[tuple[str, list[str]]], jobs: int) -> float:
+    """Wall time of N processes each scoring 1/N of the pairs and returning nothing:
+    the best any parallel scheme can do on this machine right now."""
+    import multiprocessing
+
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        pool.map(_score_part, [pairs[k::jobs] for k in range(jobs)])
+    return time.perf_counter() - start
 
 
 def _cpu() -> float:
@@ -78,6 +98,7 @@ def main() -> int:
         )
         print(f"\n{label}:")
         walls: dict[int, list[float]] = {1: [], args.jobs: []}
+        ideal: list[float] = []
         cpus: dict[int, list[float]] = {1: [], args.jobs: []}
         results = {}
         # Interleaved runs (1 process, then N, repeatedly): on a shared machine both
@@ -90,6 +111,8 @@ def main() -> int:
                 results[jobs] = score_pairs(scorer, pairs, jobs=jobs, detail=detail)
                 walls[jobs].append(time.perf_counter() - start)
                 cpus[jobs].append(_cpu() - before)
+            if not detail:
+                ideal.append(_ideal(pairs, args.jobs))
         n = args.jobs
         for jobs in (1, n):
             best = min(walls[jobs])
@@ -108,6 +131,13 @@ def main() -> int:
             f"per interleaved pair median {statistics.median(ratios):.2f}x "
             f"(range {ratios[0]:.2f}-{ratios[-1]:.2f})"
         )
+        if ideal:
+            best = sorted(a / b for a, b in zip(walls[1], ideal, strict=True))
+            print(
+                f"  reference: {n} processes scoring 1/{n} each and returning nothing: "
+                f"median {statistics.median(best):.2f}x (range {best[0]:.2f}-{best[-1]:.2f}) "
+                "- the machine's ceiling right now"
+            )
         overhead = statistics.median(cpus[n]) / statistics.median(cpus[1]) - 1
         print(f"  CPU overhead of {n} processes (medians): {overhead:+.1%}")
     print(f"\nload average after: {os.getloadavg()}")

@@ -127,6 +127,17 @@ def _split(packed: str | tuple[str, ...]) -> tuple[str, ...]:
     return tuple(packed.split(_SEP)) if packed else ()
 
 
+def _shared_split(
+    packed: str | tuple[str, ...], shared: dict[Any, tuple[str, ...]] | None
+) -> tuple[str, ...]:
+    if shared is None:
+        return _split(packed)
+    tokens = shared.get(packed)
+    if tokens is None:
+        tokens = shared[packed] = _split(packed)
+    return tokens
+
+
 def pack(result: SegmentResult, detail: bool = True) -> Packed:
     """A :class:`SegmentResult` as a flat tuple (see :data:`Packed`).
 
@@ -173,8 +184,12 @@ def _build(cls: type[T], fields: dict[str, Any]) -> T:
     return obj
 
 
-def unpack(packed: Packed) -> SegmentResult:
-    """Inverse of :func:`pack`."""
+def unpack(packed: Packed, shared: dict[Any, tuple[str, ...]] | None = None) -> SegmentResult:
+    """Inverse of :func:`pack`.
+
+    ``shared`` (a dict kept across calls) lets results with the same reference share
+    one token tuple instead of each building its own.
+    """
     p, r, f, frag, pen, score, v, segments, links, chunks, optimal, hyp, ref, ref_index = packed
     new = tuple.__new__  # Match is a named tuple: this is Match._make without its checks
     matches = tuple([new(Match, links[k : k + 5]) for k in range(0, len(links), 5)])
@@ -192,7 +207,8 @@ def unpack(packed: Packed) -> SegmentResult:
     alignment = _build(Alignment, {"matches": matches, "chunks": chunks, "optimal": optimal})
     return _build(SegmentResult, {
         "score": score, "breakdown": breakdown, "stats": stats, "alignment": alignment,
-        "hyp_tokens": _split(hyp), "ref_tokens": _split(ref), "ref_index": ref_index,
+        "hyp_tokens": _split(hyp), "ref_tokens": _shared_split(ref, shared),
+        "ref_index": ref_index,
     })  # fmt: skip
 
 
@@ -361,7 +377,8 @@ def _drain(
             return received
         if error is not None:
             raise error
-        done[index] = [unpack(p) for p in packed]
+        shared: dict[Any, tuple[str, ...]] = {}
+        done[index] = [unpack(p, shared) for p in packed]
         update(len(packed))
         received += 1
         block = False  # one is enough; then take only what is already there
@@ -381,6 +398,7 @@ def _run_pool(  # pragma: no cover - platforms without fork
         paused_gc(),
     ):
         for packed in pool.imap(_score_chunk, [(chunk, detail) for chunk in chunks]):
-            done.append([unpack(p) for p in packed])
+            shared: dict[Any, tuple[str, ...]] = {}
+            done.append([unpack(p, shared) for p in packed])
             update(len(packed))
     return done

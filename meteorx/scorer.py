@@ -154,7 +154,12 @@ class Scorer:
     def tokenize(self, text: TextOrTokens) -> tuple[str, ...]:
         """Tokens of a raw string (normalised per config) or of a ready token list."""
         if isinstance(text, str):
+            if not text.isascii():
+                _check_encodable(text)
             return tuple(self.normalize_line(text))
+        for token in text:
+            if not token.isascii():
+                _check_encodable(token)
         if self.config.normalize.lowercase:
             return tuple(t.lower() for t in text)
         return tuple(text)
@@ -307,6 +312,17 @@ class Scorer:
     def rescore(self, stats: Stats) -> Breakdown:
         """Apply this scorer's parameters to a statistics record (no re-alignment)."""
         return compute(stats, self.params)
+
+
+def _check_encodable(text: str) -> None:
+    """Raise InputError for text that is not valid Unicode (lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InputError(
+            f"text contains an unpaired surrogate (U+{ord(text[error.start]):04X}) at "
+            f"character {error.start}: it is not valid Unicode"
+        ) from None
 
 
 def _check_text(value: object, what: str) -> None:

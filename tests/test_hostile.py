@@ -196,12 +196,6 @@ def test_unicode_never_breaks_scoring(name: str) -> None:
                 assert result.score == 1.0, a
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="a lone surrogate (e.g. text decoded with errors='surrogateescape') reaches "
-    "PyStemmer, which raises UnicodeEncodeError; Scorer.tokenize should raise InputError",
-)
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_lone_surrogate_is_an_input_error(name: str) -> None:
     with pytest.raises(InputError):

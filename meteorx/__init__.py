@@ -27,25 +27,20 @@ __all__ = [
     "score",
 ]
 
-_SCORERS: dict[str, Any] = {}
-
 
 def _cached_scorer(config: Any) -> Scorer:
-    from meteorx.scorer import Scorer
+    """One scorer per distinct validated configuration (shared with ``meteorx.compute``)."""
+    from meteorx.api import get_scorer
+    from meteorx.config import load_config
 
-    if isinstance(config, (str, type(None))):
-        key = str(config)
-        if key not in _SCORERS:
-            _SCORERS[key] = Scorer(config)
-        return _SCORERS[key]  # type: ignore[no-any-return]
-    return Scorer(config)
+    return get_scorer(load_config(config))
 
 
 def score(hypothesis: TextOrTokens, references: Any, config: Any = None) -> SegmentResult:
     """Score one hypothesis against one or more references.
 
     ``config`` is a preset name, a YAML path, a dict or a :class:`MeteorConfig`
-    (default: ``meteor-1.5-en``). Scorers for preset names are cached.
+    (default: ``meteor-1.5-en``). Scorers are cached per configuration.
     """
     return _cached_scorer(config).segment(hypothesis, references)
 

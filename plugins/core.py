@@ -4,13 +4,8 @@ and the built-in function-word sources."""
 from __future__ import annotations
 
 import re
-import zipfile
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
-from importlib import resources
-from importlib.util import find_spec
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,7 +17,7 @@ from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher, SpanLike
-from meteorx.registry import Aligner, FunctionWordSource, TokenizerFactory
+from meteorx.registry import Aligner, TokenizerFactory
 
 #: A word is linked to at most this many occurrences on the other side: the nearest
 #: ones. Only pathological inputs (hundreds of repeats of one word) reach it; it keeps
@@ -216,73 +211,3 @@ def meteorx_register_tokenizers(register: Callable[[str, TokenizerFactory], None
     register("whitespace", _whitespace)
     register("characters", _characters)
     register("jieba", _jieba)
-
-
-def _no_function_words(language: Language) -> tuple[frozenset[str], str]:
-    return frozenset(), "none"
-
-
-@cache
-def _stop_words(language: Language) -> tuple[frozenset[str], str]:
-    """The ``stop-words`` package's list (BSD licence; lists for ~30 languages)."""
-    try:
-        from stop_words import LANGUAGE_MAPPING, get_stop_words
-    except ImportError:  # pragma: no cover - a declared dependency
-        raise ResourceError("function_words 'stop-words' needs: pip install stop-words") from None
-    code = {"no": "nb", "nn": "nb"}.get(language.code, language.code)
-    if code not in LANGUAGE_MAPPING:
-        raise ResourceError(
-            f"the stop-words package has no list for {language.name} ({language.code}); "
-            "set function_words to a file path or 'none'"
-        )
-    words = frozenset(w.strip().lstrip("\ufeff").lower() for w in get_stop_words(code) if w.strip())
-    return words, f"stop-words-{code}"
-
-
-@cache
-def _builtin_function_words(language: Language) -> tuple[frozenset[str], str]:
-    """meteorx's own list where it has one (curated), else the stop-words package's."""
-    path = resources.files("meteorx").joinpath(f"data/function_words/{language.code}.txt")
-    if not path.is_file():
-        return _stop_words(language)
-    words = frozenset(
-        line.strip()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
-    )
-    return words, f"builtin-{language.code}"
-
-
-def meteor_jar_path() -> Path | None:
-    """The Meteor 1.5 jar installed by the ``pycocoevalcap`` package, if any."""
-    spec = find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    jar = Path(next(iter(spec.submodule_search_locations))) / "meteor" / "meteor-1.5.jar"
-    return jar if jar.is_file() else None
-
-
-@cache
-def _meteor15_function_words(language: Language) -> tuple[frozenset[str], str]:
-    jar = meteor_jar_path()
-    if jar is None:
-        raise ResourceError(
-            "function_words 'meteor-1.5' reads Meteor 1.5's lists from its jar; install it "
-            "with: pip install pycocoevalcap"
-        )
-    name = language.meteor_name or "other"
-    with zipfile.ZipFile(jar) as archive:
-        try:
-            text = archive.read(f"function/{name}.words").decode("utf-8")
-        except KeyError:
-            text = archive.read("function/other.words").decode("utf-8")
-            name = "other"
-    return frozenset(text.splitlines()), f"meteor-1.5-{name}"
-
-
-@hookimpl
-def meteorx_register_function_words(register: Callable[[str, FunctionWordSource], None]) -> None:
-    register("none", _no_function_words)
-    register("builtin", _builtin_function_words)
-    register("stop-words", _stop_words)
-    register("meteor-1.5", _meteor15_function_words)

@@ -1,10 +1,10 @@
-"""Build hook for the one optional C extension, ``meteorx.align._fast``.
+"""Build hook for the optional C extensions.
 
-Everything else is configured in ``pyproject.toml``. The extension holds the compiled
-twins of the two alignment searches (``meteorx/align/_fast.pyx``). It is optional on
-purpose: without Cython or without a C compiler the install still succeeds (with a
-warning) and the aligners use their pure-Python twins, which return the same
-alignments, only slower.
+Everything else is configured in ``pyproject.toml``. ``meteorx.align._fast`` holds the
+compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
+``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``).
+They are optional on purpose: without Cython or without a C compiler the install still
+succeeds (with a warning) and the pure-Python twins run, with the same results, slower.
 """
 
 from __future__ import annotations
@@ -15,23 +15,30 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 
+MODULES = {"meteorx.align._fast": "meteorx/align/_fast", "meteorx._fastpath": "meteorx/_fastpath"}
+
+
 def _extensions() -> list[Extension]:
-    source = "meteorx/align/_fast.pyx"
     try:
         from Cython.Build import cythonize
     except ImportError:
-        if Path("meteorx/align/_fast.c").is_file():  # an sdist ships the generated C
-            return [Extension("meteorx.align._fast", ["meteorx/align/_fast.c"], optional=True)]
-        warnings.warn("Cython not found: meteorx.align._fast is not built", stacklevel=1)
-        return []
+        # An sdist ships the generated C.
+        found = [
+            Extension(name, [f"{stem}.c"], optional=True)
+            for name, stem in MODULES.items()
+            if Path(f"{stem}.c").is_file()
+        ]
+        if len(found) < len(MODULES):
+            warnings.warn("Cython not found: the C extensions are not built", stacklevel=1)
+        return found
     try:
         extensions = cythonize(
-            [Extension("meteorx.align._fast", [source])],
+            [Extension(name, [f"{stem}.pyx"]) for name, stem in MODULES.items()],
             compiler_directives={"language_level": "3"},
             quiet=True,
         )
     except Exception as error:  # a Cython error must not break the install either
-        warnings.warn(f"meteorx.align._fast is not built: {error}", stacklevel=1)
+        warnings.warn(f"the C extensions are not built: {error}", stacklevel=1)
         return []
     for extension in extensions:
         # A failed compile (no compiler, no Python headers) skips the extension

@@ -10,7 +10,8 @@ each reference and reuses it for every hypothesis scored against it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -68,3 +69,58 @@ class Matcher(ABC):
     def resources(self) -> dict[str, str]:
         """Resources this matcher loaded: name -> where it came from (for listings)."""
         return {}
+
+
+class KeyMatcher(Matcher):
+    """A matcher that links single words by *keys*: stems, lemmas, synset ids…
+
+    Two words link when their key sets intersect (and, unless ``link_identical``, when
+    they are different words: identical words are the exact stage's job). Declaring a
+    matcher this way, instead of writing ``candidates``, lets the scorer compute each
+    word's keys once per run and find the links of every key stage of a segment in one
+    compiled pass (``meteorx._fastpath``); :meth:`prepare` and :meth:`candidates` below
+    are the plain-Python definition that pass must reproduce.
+    """
+
+    #: Whether a word may link to an identical word in this stage.
+    link_identical: bool = False
+    #: A word links to at most this many words on the other side, the nearest ones
+    #: (0: no limit). Keeps pathological inputs (hundreds of repeats) linear.
+    max_links: int = 0
+
+    @abstractmethod
+    def keys(self, word: str) -> Collection[Hashable]:
+        """The word's keys (empty: the word links to nothing in this stage)."""
+
+    def prepare(self, tokens: Sequence[str]) -> Any:
+        index: dict[Hashable, list[int]] = {}
+        word_keys = []
+        for i, token in enumerate(tokens):
+            keys = self.keys(token)
+            word_keys.append(keys)
+            for key in keys:
+                positions = index.setdefault(key, [])
+                if not positions or positions[-1] != i:
+                    positions.append(i)
+        return tokens, word_keys, index
+
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
+        hyp_tokens, _, hyp_index = hyp
+        ref_tokens, ref_keys, _ = ref
+        limit = self.max_links
+        skip_identical = not self.link_identical
+        for j, keys in enumerate(ref_keys):
+            found: set[int] = set()
+            for key in keys:
+                found.update(hyp_index.get(key, ()))
+            if not found:
+                continue
+            positions = sorted(found)
+            if limit and len(positions) > limit:
+                k = bisect_left(positions, j)
+                lo = max(0, min(k - limit // 2, len(positions) - limit))
+                positions = positions[lo : lo + limit]
+            token = ref_tokens[j]
+            for i in positions:
+                if not (skip_identical and hyp_tokens[i] == token):
+                    yield (i, 1, j, 1)

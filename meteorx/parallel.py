@@ -13,7 +13,6 @@ and therefore every corpus score — are identical.
 
 from __future__ import annotations
 
-import gc
 import importlib
 import multiprocessing
 import os
@@ -24,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 from meteorx.config import MeteorConfig
 from meteorx.errors import MeteorxError
-from meteorx.scorer import Scorer, SegmentResult
+from meteorx.scorer import Scorer, SegmentResult, paused_gc
 from meteorx.scoring import Breakdown
 from meteorx.stats import Stats
 from meteorx.types import Alignment, Match
@@ -83,23 +82,6 @@ def progress_bar(
         yield bar
     finally:
         bar.close()
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a scoring loop.
-
-    Scoring creates many small container objects and keeps them (the results); the
-    collector's repeated passes over them cost 25-35% of the run, and scoring makes
-    (almost) no reference cycles to collect. The previous state is restored after.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _init_worker(config: MeteorConfig | None) -> None:

@@ -16,7 +16,7 @@ from meteorx.config import AlignerConfig
 from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
-from meteorx.matchers import Matcher, SpanLike
+from meteorx.matchers import KeyMatcher, Matcher, SpanLike
 from meteorx.registry import Aligner, TokenizerFactory
 
 #: A word is linked to at most this many occurrences on the other side: the nearest
@@ -42,12 +42,19 @@ def _positions(tokens: Sequence[str]) -> dict[str, list[int]]:
     return index
 
 
-class ExactMatcher(Matcher):
+class ExactMatcher(KeyMatcher):
     """Links identical tokens."""
 
     name = "exact"
     version = "1"
     is_exact = True
+    link_identical = True
+    max_links = MAX_LINKS_PER_WORD
+
+    def keys(self, word: str) -> tuple[str]:
+        return (word,)
+
+    # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
 
     def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], dict[str, list[int]]]:
         return tokens, _positions(tokens)
@@ -94,12 +101,13 @@ def snowball_stemmer(algorithm: str) -> Callable[[str], str]:
         raise LanguageError(f"Snowball has no stemmer {algorithm!r}") from error
 
 
-class StemMatcher(Matcher):
+class StemMatcher(KeyMatcher):
     """Links words with the same Snowball stem."""
 
     name = "stem"
     version = "1"
     Options = StemOptions
+    max_links = MAX_LINKS_PER_WORD
 
     def __init__(self, options: BaseModel, language: Language) -> None:
         super().__init__(options, language)
@@ -114,6 +122,12 @@ class StemMatcher(Matcher):
         self._stem_word = snowball_stemmer(algorithm)
         self._cache: dict[str, str] = {}
         self._skip_identical = options.skip_identical
+        self.link_identical = not options.skip_identical
+
+    def keys(self, word: str) -> tuple[str]:
+        return (self.stem(word),)
+
+    # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
 
     def stem(self, word: str) -> str:
         stem = self._cache.get(word)

@@ -1,0 +1,312 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, nonecheck=False
+"""The scorer's per-segment hot path in C: candidate links of every key stage.
+
+:class:`meteorx.matchers.KeyMatcher` defines a key stage in plain Python (words link
+when their key sets intersect). The scorer interns every word once per run: a word is
+an id, and each key stage has a :class:`KeyTable` ``id -> sorted key ids``. :func:`key_candidates` then finds the links of all stages of a
+segment in one pass, in the order the Python definition yields them, so the two give
+the same candidate list, element for element (tests compare them).
+"""
+
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_SET_ITEM
+from libc.stdint cimport int64_t
+from libc.stdlib cimport free, malloc, qsort, realloc
+
+
+cdef extern from "Python.h":
+    object PyType_GenericAlloc(type tp, Py_ssize_t nitems)
+
+
+cdef inline object _match(type match_type, object rs, object rl, object hs, object hl,
+                          object stage):
+    """A ``match_type`` (a 5-field tuple subclass, :class:`meteorx.types.Match`) without
+    a Python-level ``__new__`` call."""
+    cdef object m = PyType_GenericAlloc(match_type, 5)
+    Py_INCREF(rs)
+    PyTuple_SET_ITEM(m, 0, rs)
+    Py_INCREF(rl)
+    PyTuple_SET_ITEM(m, 1, rl)
+    Py_INCREF(hs)
+    PyTuple_SET_ITEM(m, 2, hs)
+    Py_INCREF(hl)
+    PyTuple_SET_ITEM(m, 3, hl)
+    Py_INCREF(stage)
+    PyTuple_SET_ITEM(m, 4, stage)
+    return m
+
+
+cdef int64_t _LOW32 = 0xFFFFFFFF
+
+
+cdef int _cmp_i64(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0]
+    cdef int64_t y = (<const int64_t*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef int _cmp_int(const void* a, const void* b) noexcept nogil:
+    cdef int x = (<const int*>a)[0]
+    cdef int y = (<const int*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef class KeyTable:
+    """The keys of every known word in one key stage: ``word id -> sorted key ids``.
+
+    Words are added in id order (0, 1, 2…); their keys live in one growing pool.
+    """
+
+    cdef int* start   # start[w]: where word w's keys begin in pool; start[n] = used
+    cdef int* pool
+    cdef Py_ssize_t n, cap, pool_used, pool_cap
+
+    def __cinit__(self):
+        self.n = 0
+        self.cap = 1024
+        self.pool_used = 0
+        self.pool_cap = 4096
+        self.start = <int*>malloc((self.cap + 1) * sizeof(int))
+        self.pool = <int*>malloc(self.pool_cap * sizeof(int))
+        if self.start == NULL or self.pool == NULL:
+            raise MemoryError()
+        self.start[0] = 0
+
+    def __dealloc__(self):
+        free(self.start)
+        free(self.pool)
+
+    def __len__(self):
+        return self.n
+
+    def add(self, keys):
+        """Append the next word's key ids (ascending, each in [0, 2**31))."""
+        cdef Py_ssize_t m = len(keys)
+        cdef int* grown
+        cdef Py_ssize_t k
+        if self.n == self.cap:
+            grown = <int*>realloc(self.start, (2 * self.cap + 1) * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.start = grown
+            self.cap *= 2
+        if self.pool_used + m > self.pool_cap:
+            grown = <int*>realloc(self.pool, (2 * self.pool_cap + m) * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.pool = grown
+            self.pool_cap = 2 * self.pool_cap + m
+        for k in range(m):
+            self.pool[self.pool_used + k] = keys[k]
+        self.pool_used += m
+        self.n += 1
+        self.start[self.n] = <int>self.pool_used
+
+    def keys(self, Py_ssize_t word):
+        """The key ids of one word (for tests and debugging)."""
+        if word < 0 or word >= self.n:
+            raise IndexError(word)
+        return [self.pool[k] for k in range(self.start[word], self.start[word + 1])]
+
+
+cdef int* _ids(list words, Py_ssize_t limit) except NULL:
+    """The word ids as a C array (malloc'd), each checked against ``limit``."""
+    cdef Py_ssize_t n = len(words)
+    cdef int* out = <int*>malloc((n + 1) * sizeof(int))
+    cdef Py_ssize_t k, w
+    if out == NULL:
+        raise MemoryError()
+    for k in range(n):
+        w = words[k]
+        if w < 0 or w >= limit:
+            free(out)
+            raise IndexError(f"word id {w} is not in the key table")
+        out[k] = <int>w
+    return out
+
+
+cdef Py_ssize_t _lower_bound(const int64_t* a, Py_ssize_t n, int64_t value) noexcept nogil:
+    cdef Py_ssize_t lo = 0
+    cdef Py_ssize_t hi = n
+    cdef Py_ssize_t mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef int _key_stage(list out, type match_type, int stage, KeyTable table, bint link_identical,
+                    int max_links, const int* hyp, Py_ssize_t H, const int* ref,
+                    Py_ssize_t R) except -1:
+    """Append the links of one key stage, as ``KeyMatcher.candidates`` yields them."""
+    cdef const int* start = table.start
+    cdef const int* pool = table.pool
+    cdef Py_ssize_t nh = 0
+    cdef Py_ssize_t i, j, k, p, q, cnt, lo, hi, t, half
+    for i in range(H):
+        nh += start[hyp[i] + 1] - start[hyp[i]]
+    if nh == 0:
+        return 0
+    cdef int64_t* pairs = <int64_t*>malloc(nh * sizeof(int64_t))
+    cdef int* found = <int*>malloc((nh + 1) * sizeof(int))
+    if pairs == NULL or found == NULL:
+        free(pairs)
+        free(found)
+        raise MemoryError()
+    cdef int64_t key
+    cdef bint several
+    try:
+        p = 0
+        for i in range(H):  # (key << 32 | position) of every hypothesis key, sorted
+            for k in range(start[hyp[i]], start[hyp[i] + 1]):
+                pairs[p] = ((<int64_t>pool[k]) << 32) | i
+                p += 1
+        qsort(pairs, nh, sizeof(int64_t), _cmp_i64)
+        for j in range(R):
+            cnt = 0
+            several = start[ref[j] + 1] - start[ref[j]] > 1
+            for k in range(start[ref[j]], start[ref[j] + 1]):
+                key = pool[k]
+                p = _lower_bound(pairs, nh, key << 32)
+                while p < nh and (pairs[p] >> 32) == key:
+                    found[cnt] = <int>(pairs[p] & _LOW32)
+                    cnt += 1
+                    p += 1
+            if cnt == 0:
+                continue
+            if several and cnt > 1:  # union of several keys' positions: sort, unique
+                qsort(found, cnt, sizeof(int), _cmp_int)
+                q = 1
+                for p in range(1, cnt):
+                    if found[p] != found[q - 1]:
+                        found[q] = found[p]
+                        q += 1
+                cnt = q
+            lo = 0
+            hi = cnt
+            if max_links > 0 and cnt > max_links:  # the max_links nearest to j
+                t = 0
+                while t < cnt and found[t] < j:
+                    t += 1
+                half = max_links // 2
+                lo = t - half
+                if lo > cnt - max_links:
+                    lo = cnt - max_links
+                if lo < 0:
+                    lo = 0
+                hi = lo + max_links
+            for t in range(lo, hi):
+                i = found[t]
+                if not link_identical and hyp[i] == ref[j]:
+                    continue
+                out.append(_match(match_type, j, 1, i, 1, stage))
+    finally:
+        free(pairs)
+        free(found)
+    return 0
+
+
+def key_candidates(type match_type, list plans, list tables, list hyp_ids, list ref_ids,
+                   list explicit, Py_ssize_t n_stages):
+    """Candidate links ``match_type(ref_start, ref_len, hyp_start, hyp_len, stage)`` of a
+    segment (``match_type`` is :class:`meteorx.types.Match`).
+
+    For stage ``s`` below ``n_stages``: when ``plans[s]`` is ``(link_identical,
+    max_links)``, its links come from ``tables[s]`` (a :class:`KeyTable`) and the word ids
+    ``hyp_ids`` / ``ref_ids``; when ``plans[s]`` is None, ``explicit[s]`` holds the
+    stage's spans ``(hyp_start, hyp_len, ref_start, ref_len)`` in order.
+    """
+    cdef list out = []
+    cdef Py_ssize_t H = len(hyp_ids)
+    cdef Py_ssize_t R = len(ref_ids)
+    cdef Py_ssize_t s
+    cdef object plan
+    cdef KeyTable table
+    cdef Py_ssize_t known = -1
+    cdef int* hyp = NULL
+    cdef int* ref = NULL
+    try:
+        for s in range(n_stages):
+            plan = plans[s]
+            if plan is None:
+                for span in explicit[s]:
+                    out.append(_match(match_type, span[2], span[3], span[0], span[1], s))
+                continue
+            if H == 0 or R == 0:
+                continue
+            table = tables[s]
+            if hyp == NULL:
+                known = table.n
+                hyp = _ids(hyp_ids, known)
+                ref = _ids(ref_ids, known)
+            elif table.n != known:
+                raise ValueError("the key tables do not hold the same words")
+            _key_stage(out, match_type, <int>s, table, plan[0], plan[1], hyp, H, ref, R)
+    finally:
+        free(hyp)
+        free(ref)
+    return out
+
+
+def count_stats(matches, Py_ssize_t n_stages, list hyp_ids, list ref_ids,
+                bytearray function_word):
+    """The per-stage match counts of an alignment (``Scorer._stats`` over word ids).
+
+    ``function_word[w]`` is 1 when word ``w`` is a function word. Returns ``(hyp
+    function words, ref function words, hyp content matches, ref content matches, hyp
+    function matches, ref function matches, hyp matched words, ref matched words)``
+    with per-stage tuples of floats.
+    """
+    cdef Py_ssize_t H = len(hyp_ids)
+    cdef Py_ssize_t R = len(ref_ids)
+    cdef Py_ssize_t known = len(function_word)
+    cdef const char* fw = function_word
+    cdef double* counts = <double*>malloc((4 * n_stages + 1) * sizeof(double))
+    cdef int* hyp = NULL
+    cdef int* ref = NULL
+    cdef Py_ssize_t k, stage, hs, hl, rs, rl, hyp_fw = 0, ref_fw = 0
+    cdef Py_ssize_t hyp_words = 0, ref_words = 0
+    if counts == NULL:
+        raise MemoryError()
+    try:
+        hyp = _ids(hyp_ids, known)
+        ref = _ids(ref_ids, known)
+        for k in range(4 * n_stages):
+            counts[k] = 0.0
+        for k in range(H):
+            hyp_fw += fw[hyp[k]]
+        for k in range(R):
+            ref_fw += fw[ref[k]]
+        for m in matches:
+            rs = m[0]
+            rl = m[1]
+            hs = m[2]
+            hl = m[3]
+            stage = m[4]
+            if (stage < 0 or stage >= n_stages or hs < 0 or hl < 0 or hs + hl > H
+                    or rs < 0 or rl < 0 or rs + rl > R):
+                raise ValueError(f"match {m!r} is out of range")
+            for k in range(hs, hs + hl):
+                counts[(2 if fw[hyp[k]] else 0) * n_stages + stage] += 1.0
+            for k in range(rs, rs + rl):
+                counts[(3 if fw[ref[k]] else 1) * n_stages + stage] += 1.0
+            hyp_words += hl
+            ref_words += rl
+        return (
+            hyp_fw,
+            ref_fw,
+            tuple([counts[k] for k in range(0, n_stages)]),
+            tuple([counts[k] for k in range(n_stages, 2 * n_stages)]),
+            tuple([counts[k] for k in range(2 * n_stages, 3 * n_stages)]),
+            tuple([counts[k] for k in range(3 * n_stages, 4 * n_stages)]),
+            hyp_words,
+            ref_words,
+        )
+    finally:
+        free(counts)
+        free(hyp)
+        free(ref)

@@ -1,0 +1,174 @@
+"""The compiled key-stage pass gives exactly what the plain-Python path gives.
+
+``KeyMatcher.prepare/candidates`` define a key stage; the built-in matchers override
+them with faster equivalents; ``meteorx._fastpath`` finds the same links over word ids
+and counts the statistics. Every layer is compared with the one it replaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteorx.languages import resolve_language
+from meteorx.matchers import KeyMatcher
+from meteorx.scorer import Scorer
+from meteorx.types import Match
+
+fastpath = pytest.importorskip("meteorx._fastpath", reason="C extension not built")
+
+ENGLISH = resolve_language("en")
+WORDS = st.sampled_from(["a", "b", "c", "ab", "abc", "ba", "cab", "A", "B", "the", "of"])
+SENTENCES = st.lists(WORDS, min_size=0, max_size=14)
+
+
+def general_path(scorer: Scorer) -> Scorer:
+    """The same scorer forced onto the plain-Python path."""
+    scorer._plans = None
+    scorer._reset_words()
+    return scorer
+
+
+def same_result(a: Any, b: Any) -> None:
+    assert a.stats == b.stats
+    assert a.alignment == b.alignment
+    assert a.score == b.score
+    assert all(type(m) is Match for m in a.alignment.matches)
+
+
+class SetKeys(KeyMatcher):
+    """A key matcher with several keys per word: its letters (vowels link nothing)."""
+
+    name = "letters"
+
+    def keys(self, word: str) -> Collection[Hashable]:
+        return {c for c in word.lower() if c not in "aeiou"}
+
+
+class Limited(SetKeys):
+    name = "letters-limited"
+    link_identical = True
+    max_links = 3
+
+
+def c_candidates(matcher: KeyMatcher, hyp: list[str], ref: list[str]) -> list[Match]:
+    """``meteorx._fastpath.key_candidates`` for one matcher, words interned here."""
+    words: dict[str, int] = {}
+    key_ids: dict[Hashable, int] = {}
+    table = fastpath.KeyTable()
+    for word in [*hyp, *ref]:
+        if word not in words:
+            words[word] = len(words)
+            table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in matcher.keys(word)}))
+    plan = (matcher.link_identical, matcher.max_links)
+    return fastpath.key_candidates(
+        Match, [plan], [table], [words[w] for w in hyp], [words[w] for w in ref], [None], 1
+    )
+
+
+@pytest.mark.parametrize("cls", [SetKeys, Limited])
+@given(hyp=SENTENCES, ref=SENTENCES)
+@settings(max_examples=300, deadline=None)
+def test_compiled_links_equal_the_definition(
+    cls: type[KeyMatcher], hyp: list[str], ref: list[str]
+) -> None:
+    matcher = cls(cls.Options(), ENGLISH)
+    expected = [
+        Match(j, rl, i, hl, 0)
+        for i, hl, j, rl in matcher.candidates(matcher.prepare(hyp), matcher.prepare(ref))
+    ]
+    assert c_candidates(matcher, hyp, ref) == expected
+
+
+@pytest.mark.parametrize("name", ["exact", "stem"])
+@given(hyp=SENTENCES, ref=SENTENCES)
+@settings(max_examples=200, deadline=None)
+def test_builtin_overrides_equal_the_definition(name: str, hyp: list[str], ref: list[str]) -> None:
+    scorer = Scorer({"extends": "li", "language": "en"})
+    matcher = next(m for m in scorer.matchers if m.name == name)
+    assert isinstance(matcher, KeyMatcher)
+    fast = list(matcher.candidates(matcher.prepare(hyp), matcher.prepare(ref)))
+    plain = list(
+        KeyMatcher.candidates(
+            matcher, KeyMatcher.prepare(matcher, hyp), KeyMatcher.prepare(matcher, ref)
+        )
+    )
+    assert [tuple(s) for s in fast] == [tuple(s) for s in plain]
+
+
+def test_many_repeats_keep_the_nearest_links() -> None:
+    """Past MAX_LINKS_PER_WORD identical words, both paths keep the same nearest ones."""
+    hyp = ["x"] * 130 + ["y"] * 3
+    ref = ["y"] + ["x"] * 70 + ["xs"] * 20
+    for config in ("li", "meteor-2005"):
+        fast = Scorer(config, language="en")
+        slow = general_path(Scorer(config, language="en"))
+        same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
+
+
+@given(hyp=SENTENCES, ref=SENTENCES)
+@settings(max_examples=200, deadline=None)
+def test_scores_equal_the_general_path(hyp: list[str], ref: list[str]) -> None:
+    for config in (
+        {"extends": "li", "language": "en", "function_words": "builtin"},
+        {"extends": "meteor-2005", "language": "en"},
+    ):
+        fast = Scorer(config)
+        slow = general_path(Scorer(config))
+        same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
+
+
+def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the word limit the tables restart, and scores stay the same."""
+    monkeypatch.setattr("meteorx.scorer._MAX_WORDS", 5)
+    scorer = Scorer("li", language="en")
+    slow = general_path(Scorer("li", language="en"))
+    pairs = [
+        ("the cat sat on the mat", "a cat sat on a mat"),
+        ("dogs ran home", "the dog runs"),
+        ("one two three four five six", "six five four"),
+    ] * 3
+    for hyp, ref in pairs:
+        same_result(scorer.segment(hyp, ref), slow.segment(hyp, ref))
+    assert len(scorer._words) < 20
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"extends": "li", "language": "en", "normalize": "lower"},
+        {
+            "extends": "meteor-1.5-en",
+            "normalize": "lower",
+            "function_words": "builtin",
+            "stages": [{"matcher": "exact", "weight": 1.0}, {"matcher": "stem", "weight": 0.6}],
+        },
+        {"extends": "meteor-2005", "language": "en", "normalize": "lower"},
+    ],
+)
+def test_xray_equals_the_general_path(config: dict[str, Any], xray: dict[str, list[str]]) -> None:
+    fast = Scorer(config)
+    slow = general_path(Scorer(config))
+    assert fast._plans is not None
+    for system in ("system1", "system2"):
+        a = fast.corpus(xray[system], xray["ref"])
+        b = slow.corpus(xray[system], xray["ref"])
+        assert a.stats == b.stats
+        for x, y in zip(a.segments, b.segments, strict=True):
+            same_result(x, y)
+
+
+def test_full_english_equals_the_general_path(xray: dict[str, list[str]]) -> None:
+    """Synonym (a key stage with several keys per word) and paraphrase (explicit)."""
+    try:
+        fast = Scorer("meteor-1.5-en", normalize="meteor")
+    except Exception as error:  # missing WordNet or paraphrase table
+        pytest.skip(f"meteor-1.5-en resources unavailable: {error}")
+    slow = general_path(Scorer("meteor-1.5-en", normalize="meteor"))
+    assert fast._plans == [(True, 48), (False, 48), (False, 0), None]
+    for x, y in zip(xray["system1"][:800], xray["ref"][:800], strict=True):
+        same_result(fast.segment(x, y), slow.segment(x, y))

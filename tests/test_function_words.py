@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,21 @@ def test_languages_command_reports_no_missing_function_words(
 def test_resolve_language_reaches_the_same_list() -> None:
     language: Language = resolve_language("serbian")
     assert _source("builtin")(language)[1] == "builtin-sr"
+
+
+def test_docs_name_each_languages_source() -> None:
+    doc = Path(__file__).resolve().parents[1] / "docs" / "languages.md"
+    rows = {}
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 8 and cells[0] in LANGUAGES:
+            rows[cells[0]] = cells[6]  # the "function words" column
+    labels = {
+        "builtin": "meteorx (hand-curated)",
+        "stop-words": "stop-words",
+        "stopwords-iso": "stopwords-iso",
+    }
+    for code in SNOWBALL:
+        source_id = _source("builtin")(LANGUAGES[code])[1]
+        label = next(v for k, v in labels.items() if source_id.startswith(k + "-"))
+        assert rows[code].startswith(label + ","), (code, rows.get(code), source_id)

@@ -195,19 +195,26 @@ class Scorer:
             _fastpath.KeyTable() if p and _fastpath is not None else None for p in plans
         ]
         self._key_ids: list[dict[Any, int]] = [{} for _ in plans]
+        self._key_stages = [
+            (table, matcher, key_ids)
+            for table, matcher, key_ids in zip(
+                self._tables, self.matchers, self._key_ids, strict=True
+            )
+            if table is not None and isinstance(matcher, KeyMatcher)
+        ]
         self._ref_cache.clear()
 
     def _add_word(self, word: str) -> None:
         """Give ``word`` an id and record its keys in every key stage's table."""
         self._words[word] = len(self._words)
         self._function_word.append(word.lower() in self.function_words)
-        for s, table in enumerate(self._tables):
-            if table is None:
-                continue
-            matcher = self.matchers[s]
-            assert isinstance(matcher, KeyMatcher)
-            key_ids = self._key_ids[s]
-            table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in matcher.keys(word)}))
+        for table, matcher, key_ids in self._key_stages:
+            keys = matcher.keys(word)
+            if len(keys) == 1:
+                for key in keys:
+                    table.add((key_ids.setdefault(key, len(key_ids)),))
+            else:
+                table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in keys}))
 
     def _word_ids(self, tokens: tuple[str, ...], may_reset: bool) -> list[int]:
         """The words' ids (new words get one); ``may_reset`` only between segments."""

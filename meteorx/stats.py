@@ -103,8 +103,48 @@ class Stats:
 
 
 def sum_stats(records: Iterable[Stats]) -> Stats:
-    """Sum records; an empty iterable gives an empty record with zero segments."""
-    total = Stats(segments=0)
-    for record in records:
-        total = total + record
-    return total
+    """Sum records; an empty iterable gives an empty record with zero segments.
+
+    Equal to adding the records one by one with ``+`` (same additions, same order),
+    without building a record per step.
+    """
+    scalars = [0.0] * 7
+    stages: list[list[float]] = [[], [], [], []]
+    segments = 0
+    for r in records:
+        scalars[0] += r.hyp_len
+        scalars[1] += r.ref_len
+        scalars[2] += r.hyp_function
+        scalars[3] += r.ref_function
+        scalars[4] += r.chunks
+        scalars[5] += r.hyp_matched_words
+        scalars[6] += r.ref_matched_words
+        segments += r.segments
+        for total, part in zip(
+            stages,
+            (
+                r.hyp_content_matches,
+                r.ref_content_matches,
+                r.hyp_function_matches,
+                r.ref_function_matches,
+            ),
+            strict=True,
+        ):
+            if len(total) < len(part):
+                total.extend([0.0] * (len(part) - len(total)))
+            for i, value in enumerate(part):
+                total[i] += value
+    return Stats(
+        hyp_len=scalars[0],
+        ref_len=scalars[1],
+        hyp_function=scalars[2],
+        ref_function=scalars[3],
+        hyp_content_matches=tuple(stages[0]),
+        ref_content_matches=tuple(stages[1]),
+        hyp_function_matches=tuple(stages[2]),
+        ref_function_matches=tuple(stages[3]),
+        chunks=scalars[4],
+        hyp_matched_words=scalars[5],
+        ref_matched_words=scalars[6],
+        segments=segments,
+    )

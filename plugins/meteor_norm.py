@@ -15,11 +15,18 @@ from meteorx.errors import LanguageError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.registry import TokenizerFactory
-from meteorx.tokenizers.meteor_norm import NORM_LANGUAGES, normalize_meteor, resolve_norm_language
 
 
 def _factory(keep_punctuation: bool) -> TokenizerFactory:
     def make(language: Language) -> Callable[[str], list[str]]:
+        # Imported here: its Unicode-class regexes take ~40 ms to compile, which every
+        # run would pay at start-up though most never use this tokenizer.
+        from meteorx.tokenizers.meteor_norm import (
+            NORM_LANGUAGES,
+            normalize_meteor,
+            resolve_norm_language,
+        )
+
         try:
             code = resolve_norm_language(language.code)
         except ValueError:

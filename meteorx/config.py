@@ -114,7 +114,7 @@ class MeteorConfig(_Strict):
     function_words: str = Field(
         "none",
         description="function-word list: none, builtin, meteor-1.5 (from the installed jar), "
-        "stop-words (the stop-words package) or a file path",
+        "stop-words or stopwords-iso (those packages' lists) or a file path",
     )
     perfect_match_rule: bool = Field(
         True, description="Meteor 1.5: a fully matched single chunk has no fragmentation penalty"

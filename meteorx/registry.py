@@ -111,11 +111,16 @@ class Registry:
         return self.function_words.get(name)
 
 
+#: Plugins ``METEORX_PLUGINS`` cannot leave out: the matchers, aligners, tokenizers and
+#: function-word sources every configuration relies on.
+ALWAYS_LOADED = frozenset({"core", "function_words"})
+
+
 def _entry_points() -> list[metadata.EntryPoint]:
     eps = list(metadata.entry_points(group=ENTRY_POINT_GROUP))
     wanted = os.environ.get("METEORX_PLUGINS")
     if wanted:
-        names = {n.strip() for n in wanted.split(",") if n.strip()} | {"core"}
+        names = {n.strip() for n in wanted.split(",") if n.strip()} | ALWAYS_LOADED
         eps = [ep for ep in eps if ep.name in names]
     # Deterministic order: core first, then by name.
     return sorted(eps, key=lambda ep: (ep.name != "core", ep.name))

@@ -1,5 +1,5 @@
-"""The core plugin: exact and Snowball-stem matchers, the aligners, whitespace tokens,
-and the built-in function-word sources."""
+"""The core plugin: exact and Snowball-stem matchers, the aligners and the whitespace and
+character tokenizers (function-word sources are the ``function_words`` plugin's)."""
 
 from __future__ import annotations
 

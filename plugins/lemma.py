@@ -30,13 +30,12 @@ import importlib.metadata
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meteorx.errors import LanguageError, ResourceError
+from meteorx.errors import LanguageError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import KeyMatcher, Matcher
@@ -99,21 +98,14 @@ def simplemma_version() -> str:
 
 @cache
 def builtin_function_words(language: Language) -> frozenset[str]:
-    """meteorx's built-in function-word list for a language (``function_words: builtin``).
+    """The language's ``function_words: builtin`` list (meteorx's own, else a stop-word
+    package's), lowercased: the words ``skip_function_words`` keeps out.
 
-    :raises ResourceError: when meteorx ships no list for the language.
+    :raises ResourceError: when no source has a list for the language.
     """
-    path = resources.files("meteorx").joinpath(f"data/function_words/{language.code}.txt")
-    if not path.is_file():
-        raise ResourceError(
-            f"meteorx has no built-in function-word list for {language.name} "
-            f"({language.code}); set the stage's skip_function_words to false"
-        )
-    return frozenset(
-        line.strip().lower()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
-    )
+    from meteorx_plugins.function_words import builtin_function_words as builtin
+
+    return frozenset(word.lower() for word in builtin(language)[0])
 
 
 class FlatDictionary(Mapping[str, str]):

@@ -150,3 +150,14 @@ def test_docs_name_each_languages_source() -> None:
         source_id = _source("builtin")(LANGUAGES[code])[1]
         label = next(v for k, v in labels.items() if source_id.startswith(k + "-"))
         assert rows[code].startswith(label + ","), (code, rows.get(code), source_id)
+
+
+def test_plugin_subset_keeps_function_word_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """METEORX_PLUGINS=... still loads the function-word sources every config needs."""
+    from meteorx.registry import get_registry
+
+    monkeypatch.setenv("METEORX_PLUGINS", "wordnet")
+    registry = get_registry.__wrapped__()  # a fresh load, not the cached registry
+    assert set(registry.plugins) == {"core", "function_words", "wordnet"}
+    assert {"none", "builtin", "stop-words", "stopwords-iso"} <= set(registry.function_words)
+    assert Scorer("li", language="en", registry=registry).function_words_id == "none"

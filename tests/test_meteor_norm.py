@@ -278,3 +278,16 @@ def test_matches_jar_on_xray(keep: bool, tmp_path: Path) -> None:
                 if mine != jar_toks:
                     mismatches.append(f"{system} {side} {i + 1}: jar={jar_toks} mine={mine}")
     assert not mismatches, "\n".join(mismatches[:10])
+
+
+def test_prefix_lists_read_without_importing_sacremoses_equal_its_api() -> None:
+    """The prefix data read straight from the package equals sacremoses' own reader."""
+    from sacremoses.corpus import NonbreakingPrefixes
+
+    from meteorx.tokenizers import meteor_norm
+
+    api = NonbreakingPrefixes()
+    for code in ("en", "fr", "de", "es", "ru"):
+        direct = meteor_norm.parse_prefix_lines(meteor_norm._sacremoses_prefix_lines(code))
+        assert direct == meteor_norm.parse_prefix_lines(api.words(code))
+        assert len(direct) > 50

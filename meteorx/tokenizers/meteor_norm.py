@@ -25,8 +25,10 @@ lists bundled in ``meteor-1.5.jar`` exactly (see :data:`_PREFIX_PATCHES`).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -241,19 +243,47 @@ def parse_prefix_lines(lines: Iterable[str]) -> dict[str, int]:
     return table
 
 
+def _sacremoses_prefix_lines(code: str) -> list[str]:
+    """The lines of sacremoses' non-breaking prefix file for ``code``.
+
+    Read straight from the installed package's data (a data module in recent releases,
+    data files in older ones) without importing ``sacremoses`` itself, whose import
+    pulls in its whole toolkit (about a second); failing that, through its API.
+    """
+    spec = importlib.util.find_spec("sacremoses")
+    if spec is not None and spec.submodule_search_locations:
+        folder = Path(spec.submodule_search_locations[0])
+        module_file = folder / "_data_nonbreaking_prefixes.py"
+        if module_file.is_file():
+            loader_spec = importlib.util.spec_from_file_location(
+                "meteorx._sacremoses_prefixes", module_file
+            )
+            if loader_spec is not None and loader_spec.loader is not None:
+                module = importlib.util.module_from_spec(loader_spec)
+                loader_spec.loader.exec_module(module)
+                files = getattr(module, "NONBREAKING_PREFIXES", {})
+                text = files.get(f"nonbreaking_prefix.{code}")
+                if isinstance(text, str):
+                    return text.splitlines()
+        data_file = folder / "data" / "nonbreaking_prefixes" / f"nonbreaking_prefix.{code}"
+        if data_file.is_file():
+            return data_file.read_text(encoding="utf-8").splitlines()
+    try:
+        corpus = importlib.import_module("sacremoses.corpus")
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "meteorx needs the 'sacremoses' package for the Moses non-breaking "
+            "prefix lists used by Meteor's -norm (pip install sacremoses)"
+        ) from exc
+    return list(corpus.NonbreakingPrefixes().words(code, ignore_lines_startswith="\0"))
+
+
 def _load_prefix_table(name: str) -> dict[str, int]:
     """Build (once per language) the jar-equivalent prefix table from sacremoses."""
     code = _LANGS[name].sacremoses_code
     table: dict[str, int] = {}
     if code is not None:
-        try:
-            corpus = importlib.import_module("sacremoses.corpus")
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "meteorx needs the 'sacremoses' package for the Moses non-breaking "
-                "prefix lists used by Meteor's -norm (pip install sacremoses)"
-            ) from exc
-        table = parse_prefix_lines(corpus.NonbreakingPrefixes().words(code))
+        table = parse_prefix_lines(_sacremoses_prefix_lines(code))
         drop, add = _PREFIX_PATCHES.get(name, (frozenset(), {}))
         for word in drop:
             table.pop(word, None)

@@ -118,6 +118,7 @@ class Scorer:
         )
         self.function_words, self.function_words_id = self._load_function_words()
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
+        self._ref_tokens: dict[str, tuple[str, ...]] = {}
         # Key stages (KeyMatcher) run in one compiled pass over word ids; see _word_ids.
         self._plans: list[tuple[bool, int] | None] | None = None
         if (
@@ -185,6 +186,17 @@ class Scorer:
         if self.config.normalize.lowercase:
             return tuple(t.lower() for t in text)
         return tuple(text)
+
+    def _tokenize_ref(self, text: TextOrTokens) -> tuple[str, ...]:
+        """:meth:`tokenize` for references, which recur (one per system scored)."""
+        if not isinstance(text, str):
+            return self.tokenize(text)
+        tokens = self._ref_tokens.get(text)
+        if tokens is None:
+            if len(self._ref_tokens) > 20_000:
+                self._ref_tokens.clear()
+            tokens = self._ref_tokens[text] = self.tokenize(text)
+        return tokens
 
     def _reset_words(self) -> None:
         """Forget the word ids (and the reference cache, which holds some)."""
@@ -404,7 +416,7 @@ class Scorer:
         hyp_prepared = self._prepare(hyp_tokens, may_reset=True)
         best: SegmentResult | None = None
         for index, ref in enumerate(ref_list):
-            ref_tokens = self.tokenize(ref)
+            ref_tokens = self._tokenize_ref(ref)
             stats, breakdown, alignment = self._pair(hyp_tokens, hyp_prepared, ref_tokens)
             if best is None or breakdown.score > best.score:
                 best = SegmentResult(

@@ -172,3 +172,23 @@ def test_full_english_equals_the_general_path(xray: dict[str, list[str]]) -> Non
     assert fast._plans == [(True, 48), (False, 48), (False, 0), None]
     for x, y in zip(xray["system1"][:800], xray["ref"][:800], strict=True):
         same_result(fast.segment(x, y), slow.segment(x, y))
+
+
+def test_paused_gc_restores_the_collector() -> None:
+    import gc
+
+    from meteorx.scorer import paused_gc
+
+    assert gc.isenabled()
+    with paused_gc():
+        assert not gc.isenabled()
+        junk = [[i] for i in range(1000)]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # a disabled collector stays disabled
+    finally:
+        gc.enable()
+    assert len(junk) == 1000

@@ -31,8 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from meteorx.parallel import paused_gc, score_pairs  # noqa: E402
-from meteorx.scorer import Scorer  # noqa: E402
+from meteorx.parallel import score_pairs  # noqa: E402
+from meteorx.scorer import Scorer, paused_gc  # noqa: E402
 
 CONFIG = {"extends": "li", "language": "en", "normalize": "lower"}
 

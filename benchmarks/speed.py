@@ -8,9 +8,10 @@ of one whole command-line run on 2,489 segments (meteorx score vs the jar).
     python benchmarks/speed.py [--data ../shared/data] [--repeat 3] [--no-full]
 
 Start-up time is the wall time of a one-segment run of the command-line tool, with
-Python's bytecode caches written (the script writes them first; for the jar: ``java -jar meteor-1.5.jar`` on one line, resources loaded). Throughput is measured
-in-process for the Python tools (a fresh scorer each repeat, so word caches start
-empty; the best of the repeats), and for the jar as (full run - one-line run).
+Python's bytecode caches written (the script writes them first); for the jar, ``java
+-jar meteor-1.5.jar`` on one line, resources loaded. Throughput is measured in-process
+for the Python tools (a fresh scorer each repeat, so word caches start empty; the best
+of the repeats), and for the jar as (full run - one-line run).
 """
 
 from __future__ import annotations

@@ -103,6 +103,29 @@ cdef class KeyTable:
         self.n += 1
         self.start[self.n] = <int>self.pool_used
 
+    def add_single(self, list keys):
+        """Append one word per key id in ``keys``, each with that single key."""
+        cdef Py_ssize_t m = len(keys)
+        cdef Py_ssize_t k
+        cdef int* grown
+        if self.n + m > self.cap:
+            grown = <int*>realloc(self.start, (2 * self.cap + m + 1) * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.start = grown
+            self.cap = 2 * self.cap + m
+        if self.pool_used + m > self.pool_cap:
+            grown = <int*>realloc(self.pool, (2 * self.pool_cap + m) * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.pool = grown
+            self.pool_cap = 2 * self.pool_cap + m
+        for k in range(m):
+            self.pool[self.pool_used] = keys[k]
+            self.pool_used += 1
+            self.n += 1
+            self.start[self.n] = <int>self.pool_used
+
     def keys(self, Py_ssize_t word):
         """The key ids of one word (for tests and debugging)."""
         if word < 0 or word >= self.n:

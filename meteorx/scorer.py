@@ -216,16 +216,21 @@ class Scorer:
         ]
         self._ref_cache.clear()
 
-    def _add_word(self, word: str) -> None:
-        """Give ``word`` an id and record its keys in every key stage's table."""
-        self._words[word] = len(self._words)
-        self._function_word.append(word.lower() in self.function_words)
+    def _add_words(self, new: list[str]) -> None:
+        """Give new (distinct) words ids and record their keys in every key stage."""
+        words = self._words
+        for word in new:
+            words[word] = len(words)
+        fw = self.function_words
+        self._function_word.extend([word.lower() in fw for word in new])
         for table, matcher, key_ids in self._key_stages:
-            keys = matcher.keys(word)
-            if len(keys) == 1:
-                for key in keys:
-                    table.add((key_ids.setdefault(key, len(key_ids)),))
-            else:
+            all_keys = [matcher.keys(word) for word in new]
+            if all(len(keys) == 1 for keys in all_keys):
+                table.add_single(
+                    [key_ids.setdefault(key, len(key_ids)) for keys in all_keys for key in keys]
+                )
+                continue
+            for keys in all_keys:
                 table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in keys}))
 
     def _word_ids(self, tokens: tuple[str, ...], may_reset: bool) -> list[int]:
@@ -238,9 +243,7 @@ class Scorer:
         if may_reset and len(words) > _MAX_WORDS:
             self._reset_words()
             words = self._words
-        for token in tokens:
-            if token not in words:
-                self._add_word(token)
+        self._add_words(list(dict.fromkeys(t for t in tokens if t not in words)))
         return [words[t] for t in tokens]
 
     def _prepare(self, tokens: tuple[str, ...], may_reset: bool = False) -> list[Any]:

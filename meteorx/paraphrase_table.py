@@ -15,26 +15,30 @@ the rules in both directions. The English table shipped by the PyPI package
 
 Compiled form
 -------------
-Parsing 16 M lines takes seconds, so a table is compiled once into one file under the
-user cache folder (:func:`meteorx.resources.cache_dir`, subfolder ``paraphrase-v2``)
-named after a fingerprint of the source (size, mtime, gzip trailer, first 64 KiB).
-The file holds:
+A table is compiled once into one file under the user cache folder
+(:func:`meteorx.resources.cache_dir`, subfolder ``paraphrase-v3``) named after a
+fingerprint of the source (size, mtime, gzip trailer, first 64 KiB). The file holds:
 
-* the *paraphrases* of each phrase as UTF-8 text, one group of ``\\n``-separated
-  lines per phrase; read through ``mmap`` and decoded only when a sentence needs them;
-* one small *index* per first word: a ``marshal``-ed ``dict`` from each phrase that
-  starts with that word to ``(offset << 32 | length) << 1 | more``, the byte range of
-  its group and whether a longer phrase starts with it; every proper prefix of a
-  phrase is a key too (value 1: no group, more), so a left-to-right walk over a
-  sentence stops as soon as no phrase can continue (Meteor 1.5 walks a trie);
-* a top-level dict from first word to its index, and metadata (JSON) including the
-  SHA-256 of the source file.
+* *targets*: the paraphrase lines, grouped by phrase (a phrase's paraphrases keep
+  their file order), read through ``mmap`` and decoded only when a sentence needs them;
+* *group offsets*: where each phrase's group of lines starts (``uint64``);
+* *keys*: every phrase and every proper prefix of one (at word boundaries), sorted,
+  one per line, with a ``uint64`` *value* each: ``group << 1 | more`` where ``group``
+  numbers the phrase's paraphrase group from 1 (0 for a prefix that is no phrase) and
+  ``more`` says that a longer phrase starts with this key, so a left-to-right walk
+  over a sentence stops as soon as no phrase can continue (Meteor 1.5 walks a trie);
+* a *directory* from each first word to its run of keys, and metadata (JSON)
+  including the SHA-256 of the source file.
 
-Opening the compiled file reads the top-level dict only (~17 k first words for
-English, a few milliseconds); a first word's index is read the first time a sentence
-contains it. Compiling streams the source through a decompression thread (zlib, or
-ISA-L when the optional ``isal`` package is installed), so memory stays well below
-the text's size.
+Opening the compiled file reads the directory only (~17 k first words for English, a
+few milliseconds); a first word's keys are read the first time a sentence contains it.
+
+Compiling a sorted table (Meteor's are) works on whole decompressed blocks at once
+with ``numpy`` (line ends, runs of equal phrases and the paraphrase lines are found by
+array operations, not per line) while a thread decompresses the next block (zlib, or
+ISA-L when the optional ``isal`` package is installed), so the English table compiles
+in about the time it takes to decompress it. Other tables (unsorted, odd spacing,
+``\\r`` line ends) take a slower general path with the same result.
 
 Behaviour on malformed input (the jar would misbehave): blank phrase or paraphrase
 lines are dropped (the jar keeps a zero-length paraphrase that matches everywhere); a
@@ -59,12 +63,16 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Generator, Iterator, Sequence
+from bisect import bisect_left
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import compress, groupby, islice, pairwise, repeat
-from operator import itemgetter, lshift, ne
+from functools import partial
+from itertools import compress, repeat
+from operator import itemgetter, lshift, or_
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
+
+import numpy as np
 
 from meteorx.errors import ResourceError
 from meteorx.resources import cache_dir
@@ -81,16 +89,17 @@ __all__ = [
 ]
 
 #: Bump when the compiled layout changes (old cache files are then ignored).
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
-_MAGIC = b"MXPARA\x00\x02"
-# magic, format version, then (offset, length) of: paraphrase groups, per-first-word
-# indexes, top-level index, metadata.
-_HEADER = struct.Struct("<8sQ8Q")
+_MAGIC = b"MXPARA\x00\x03"
+# magic, format version, a byte-order mark (native uint64 arrays), then (offset, length)
+# of: targets, group offsets, keys, values, directory, metadata.
+_HEADER = struct.Struct("<8sQ8s12Q")
+_BYTE_ORDER = struct.pack("=Q", 0x0102030405060708)
 _GZIP_MAGIC = b"\x1f\x8b"
 _READ_BLOCK = 1 << 20  # compressed bytes per read (about 4.5 MB of text)
 _CACHE_KIND = f"paraphrase-v{FORMAT_VERSION}"
-_MASK32 = 0xFFFFFFFF
+_T = TypeVar("_T")
 _MAX_GROUPS = 100_000  # decoded paraphrase groups kept in memory (of 430 k in English)
 
 # Java's StringTokenizer (what Meteor 1.5 splits lines with) delimits on " \t\n\r\f".
@@ -153,22 +162,27 @@ def _raw_blocks(path: Path, digest: Any) -> Iterator[bytes]:
                 raise ResourceError(f"paraphrase table {path} is truncated (incomplete gzip data)")
 
 
-def _threaded(blocks: Iterator[bytes]) -> Generator[bytes, None, None]:
-    """Run ``blocks`` in a thread (zlib and hashlib release the GIL) while we parse."""
-    channel: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=8)
+def _threaded(items: Iterator[_T], name: str) -> Generator[_T, None, None]:
+    """Run ``items`` in a thread of its own (zlib, hashlib and numpy's array loops release
+    the GIL) while the caller works on what it has produced."""
+    channel: queue.Queue[_T | BaseException | None] = queue.Queue(maxsize=8)
     stop = threading.Event()
 
     def produce() -> None:
         try:
-            for block in blocks:
+            for item in items:
                 if stop.is_set():
                     return
-                channel.put(block)
+                channel.put(item)
             channel.put(None)
         except BaseException as error:  # handed over to the consumer
             channel.put(error)
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()  # stops the threads feeding it, if any
 
-    worker = threading.Thread(target=produce, name="meteorx-paraphrase-inflate", daemon=True)
+    worker = threading.Thread(target=produce, name=f"meteorx-paraphrase-{name}", daemon=True)
     worker.start()
     try:
         while True:
@@ -247,135 +261,451 @@ def iter_entries(path: str | os.PathLike[str]) -> Iterator[tuple[str, str, str]]
 
 
 class _Regroup(Exception):
-    """The fast path cannot handle this table (phrases not contiguous, odd spacing)."""
+    """The fast path cannot compile this table (unsorted, odd spacing, ``\\r`` line ends)."""
 
 
-def _compile_grouped(
-    chunks: Iterator[list[bytes]], out: IO[bytes]
-) -> tuple[dict[str, dict[str, int]], int, int, int]:
-    """Fast path, for tables whose blocks of a phrase are adjacent (Meteor's are sorted).
+_PAD = b"\0" * 8  # after a buffer, so 8-byte reads never run past its end
+#: ``_LOW_BYTES[n]`` keeps the first ``n`` bytes of a little-endian ``uint64``.
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 
-    Works a chunk (~90 k blocks) at a time: one split into lines, ``groupby`` over the
-    phrases (in C), one ``\\n``-joined slice of paraphrases per phrase. Raises
-    :class:`_Regroup` when a phrase comes back later or has odd spacing.
-    :returns: first word -> index, phrases, entries, bytes written.
+
+def _windows(buf: bytes) -> np.ndarray:
+    """Every 8-byte window of ``buf`` (they overlap): gathers copy 8 bytes from anywhere."""
+    return np.ndarray((len(buf) - 7,), dtype="V8", buffer=buf, strides=(1,))
+
+
+def _same_as_previous(buf: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """For each line of ``buf`` (``starts``, ``lengths``): is it equal to the one before?
+
+    Compares 8 bytes at a time, only the pairs of equal length still equal so far.
+    ``buf`` ends with :data:`_PAD`.
     """
-    subs: dict[str, dict[str, int]] = {}
-    phrases = 0
-    entries = 0
+    same = np.zeros(len(starts), dtype=bool)
+    pairs = np.flatnonzero(lengths[1:] == lengths[:-1]) + 1
+    if not len(pairs):
+        return same
+    windows = _windows(buf)
+    equal = np.ones(len(pairs), dtype=bool)
+    alive = np.arange(len(pairs))
+    left = starts[pairs]
+    right = starts[pairs - 1]
+    size = lengths[pairs]
     offset = 0
-    last_key: str | None = None
-    last_start = 0
-    for lines in chunks:
-        src = lines[1::3]
-        tgt = lines[2::3]
-        del lines[:]  # the probability lines go now
-        # (blank lines are not looked for here, it would cost a pass over the text: a
-        # blank phrase is never looked up, a blank paraphrase is dropped when read)
-        entries += len(src)
-        if offset:  # separates chunks, so a group going on across them stays one range
-            out.write(b"\n")
-            offset += 1
-        phrase_bytes: list[bytes] = []
-        values: list[int] = []
-        parts: list[bytes] = []
-        start = 0
-        at = offset
-        for phrase, same in groupby(src):
-            end = start + len(list(same))
-            group = b"\n".join(tgt[start:end])
-            start = end
-            phrase_bytes.append(phrase)
-            values.append(at << 32 | len(group))
-            parts.append(group)
-            at += len(group) + 1
-        out.write(b"\n".join(parts))
-        offset = at - 1
-        del parts, tgt
-        keys = [phrase.decode("utf-8", "replace") for phrase in phrase_bytes]
-        if last_key is not None and keys[0] == last_key:  # the group goes on from the last chunk
-            stop = (values[0] >> 32) + (values[0] & _MASK32)
-            subs[last_key.partition(" ")[0]][last_key] = last_start << 32 | (stop - last_start)
-            del keys[0], values[0]
-        if not keys:
-            continue
-        last_key = keys[-1]
-        last_start = values[-1] >> 32
-        firsts = [key.partition(" ")[0] for key in keys]
-        cuts = [0, *compress(range(1, len(firsts)), map(ne, firsts, islice(firsts, 1, None)))]
-        cuts.append(len(firsts))
-        for i, j in pairwise(cuts):
-            sub = subs.get(firsts[i])
-            if sub is None:
-                sub = subs[firsts[i]] = {}
-            size = len(sub)
-            sub.update(zip(keys[i:j], values[i:j], strict=True))
-            if len(sub) - size != j - i:
-                raise _Regroup  # a phrase seen before: its blocks are not adjacent
-        phrases += len(keys)
-    if any(_ODD_SPACE.search("\n".join(sub)) for sub in subs.values()):
-        raise _Regroup
-    return subs, phrases, entries, offset
+    while len(alive):
+        x = windows[left + offset].view("<u8")
+        y = windows[right + offset].view("<u8")
+        differ = ((x ^ y) & _LOW_BYTES[np.minimum(size - offset, 8)]) != 0
+        equal[alive[differ]] = False
+        offset += 8
+        going = ~differ & (size > offset)
+        alive = alive[going]
+        left = left[going]
+        right = right[going]
+        size = size[going]
+    same[pairs] = equal
+    return same
 
 
-def _compile_any(
-    chunks: Iterator[list[bytes]], out: IO[bytes]
-) -> tuple[dict[str, dict[str, int]], int, int, int]:
-    """General path: group blocks by phrase in memory (slower, for unsorted tables)."""
+def _common_prefix(
+    buf: bytes, left: np.ndarray, right: np.ndarray, limit: np.ndarray
+) -> np.ndarray:
+    """Length of the common prefix of the strings at ``left`` and ``right`` in ``buf``
+    (at most ``limit`` bytes each), 8 bytes at a time. ``buf`` ends with :data:`_PAD`."""
+    common = limit.copy()
+    windows = _windows(buf)
+    alive = np.flatnonzero(limit > 0)
+    offset = 0
+    while len(alive):
+        rest = limit[alive] - offset
+        x = windows[left[alive] + offset].view("<u8")
+        y = windows[right[alive] + offset].view("<u8")
+        diff = (x ^ y) & _LOW_BYTES[np.minimum(rest, 8)]
+        hit = diff != 0
+        if hit.any():
+            d = diff[hit]
+            lowest = (d & (~d + np.uint64(1))).astype(np.float64)  # lowest set bit, exact
+            common[alive[hit]] = offset + (np.frexp(lowest)[1] - 1) // 8
+        offset += 8
+        alive = alive[~hit & (rest > 8)]
+    return common
+
+
+def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The byte ranges ``[start, start + length)`` of ``data`` end to end, and where each
+    one starts in the result."""
+    kind = np.int32 if len(data) < 1 << 31 else np.int64
+    lengths = lengths.astype(kind)
+    ends = np.cumsum(lengths, dtype=kind)
+    at = ends - lengths
+    if not len(ends) or not ends[-1]:
+        return b"", at
+    index = np.repeat(starts.astype(kind) - at, lengths)
+    index += np.arange(int(ends[-1]), dtype=kind)
+    return data.take(index).tobytes(), at
+
+
+@dataclass(frozen=True)
+class _Keys:
+    """Index keys of whole first words, in key order: their text (one per line), their
+    values, the one-word keys as ``(word, key number, byte offset)`` (a first word's
+    keys start at its own), and the most words in a phrase."""
+
+    text: bytes
+    values: np.ndarray
+    singles: list[tuple[str, int, int]]
+    longest: int
+
+
+def _index_sorted(
+    phrases: bytes, starts: np.ndarray, lengths: np.ndarray, first_group: int, before: bytes | None
+) -> tuple[_Keys, bool]:
+    """Index the phrases of new groups (``\\n``-terminated in ``phrases``) of a table in
+    byte order, with array operations; ``before`` is the phrase before them.
+
+    In byte order, with no control character in a phrase, a phrase's prefix ``p`` (up to
+    a space) is a key already iff the phrase before is ``p`` or starts with ``p + " "``,
+    and a longer phrase starts with a phrase iff the next one does; both follow from
+    the common prefix of neighbours. Returns the keys and whether a phrase starts with
+    ``before + " "``. Raises :class:`_Regroup` if the order is not strictly increasing
+    or the text is not UTF-8.
+    """
+    try:
+        phrases.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Regroup from None
+    n = len(starts)
+    buf = phrases + _PAD
+    data = np.frombuffer(buf, dtype=np.uint8)
+    starts = starts.astype(np.int64)
+    lengths = lengths.astype(np.int64)
+    common = np.zeros(n, dtype=np.int64)  # with the phrase before
+    before_len = np.full(n, -1, dtype=np.int64)
+    if n > 1:
+        before_len[1:] = lengths[:-1]
+        common[1:] = _common_prefix(
+            buf, starts[1:], starts[:-1], np.minimum(lengths[1:], lengths[:-1])
+        )
+        at = common[1:]  # the first byte that differs (a "\n" ends the shorter one)
+        if not (data[starts[1:] + at] > data[starts[:-1] + at]).all():
+            raise _Regroup
+    extends_before = False
+    if before is not None:
+        first = phrases[: int(lengths[0])]
+        if not before < first:
+            raise _Regroup
+        common[0] = next(
+            (i for i, (a, b) in enumerate(zip(before, first, strict=False)) if a != b),
+            min(len(before), len(first)),
+        )
+        before_len[0] = len(before)
+        extends_before = common[0] == len(before) and first[len(before) :].startswith(b" ")
+    more = np.zeros(n, dtype=bool)
+    if n > 1:
+        shorter = np.minimum(lengths[:-1], lengths[1:])
+        more[:-1] = (common[1:] == lengths[:-1]) & (data[starts[1:] + shorter] == 32)
+    # prefixes that are no key yet: at the spaces past the common prefix
+    spaces = np.flatnonzero(data[: -len(_PAD)] == 32)
+    owner = np.searchsorted(starts, spaces, side="right") - 1
+    cut = spaces - starts[owner]
+    shared = common[owner]
+    missing = (cut >= shared) & ~((cut == shared) & (before_len[owner] == shared))
+    first_space = np.searchsorted(spaces, starts)  # index in spaces of each phrase's first
+    words = np.searchsorted(spaces, starts + lengths) - first_space + 1
+    lone = np.flatnonzero(words == 1)  # one-word phrases
+    values = (np.arange(first_group, first_group + n, dtype=np.uint64) << np.uint64(1)) | more
+    singles: list[tuple[int, int, bytes]] = []  # (key number, byte offset, word)
+    if missing.any():
+        owners = owner[missing]
+        ends = spaces[missing]
+        heads = starts[owners]
+        sizes = ends - heads + 1
+        shift = np.cumsum(sizes)  # bytes inserted up to each new prefix (included)
+        pieces: list[bytes] = []
+        done = 0
+        for head, end in zip(heads.tolist(), ends.tolist(), strict=True):
+            pieces += (phrases[done:head], phrases[head:end], b"\n")
+            done = head
+        pieces.append(phrases[done:])
+        text = b"".join(pieces)
+        values = np.insert(values, owners, np.uint64(1))
+        # one-word prefixes: at a phrase's first space
+        solo = np.flatnonzero(spaces[first_space[owners].clip(max=len(spaces) - 1)] == ends)
+        for k in solo.tolist():
+            head = int(heads[k])
+            singles.append(
+                (int(owners[k]) + k, head + int(shift[k] - sizes[k]), phrases[head : int(ends[k])])
+            )
+        before_count = np.searchsorted(owners, lone, side="right")
+        lone_shift = np.concatenate(([0], shift))[before_count]
+        lone_number = lone + before_count
+    else:
+        text = phrases
+        lone_shift = np.zeros(len(lone), dtype=np.int64)
+        lone_number = lone
+    for i, number, offset in zip(
+        lone.tolist(), lone_number.tolist(), (starts[lone] + lone_shift).tolist(), strict=True
+    ):
+        head = int(starts[i])
+        singles.append((number, offset, phrases[head : head + int(lengths[i])]))
+    singles.sort()
+    decoded = [(word.decode("utf-8"), number, offset) for number, offset, word in singles]
+    return _Keys(text, values, decoded, int(words.max())), bool(extends_before)
+
+
+def _run_order(key: str) -> tuple[str, str]:
+    """Sort key keeping the keys of one first word together (a control character can
+    sort a word like ``a\\x01`` between ``a`` and ``a b`` in plain order)."""
+    first, _, rest = key.partition(" ")
+    return first, rest
+
+
+def _index_any(keys: list[str], first_group: int) -> _Keys:
+    """Index phrases given in :func:`_run_order` (the general path; plain Python)."""
+    head = itemgetter(0)
+    parents = set(map(head, map(str.rpartition, keys, repeat(" "))))
+    parents.discard("")
+    known = set(keys)
+    missing = parents - known
+    extra: set[str] = set()  # prefixes that are no phrase
+    while missing:
+        extra |= missing
+        up = set(map(head, map(str.rpartition, missing, repeat(" "))))
+        up.discard("")
+        parents |= up
+        missing = up - known - extra
+    numbers = range(first_group, first_group + len(keys))
+    values = list(map(or_, map(lshift, numbers, repeat(1)), map(parents.__contains__, keys)))
+    longest = 1 + max(map(str.count, keys, repeat(" ")))
+    merged_keys: list[str] = []
+    merged_values: list[int] = []
+    at = 0
+    for prefix in sorted(extra, key=_run_order):
+        i = bisect_left(keys, _run_order(prefix), at, key=_run_order)
+        merged_keys += keys[at:i]
+        merged_values += values[at:i]
+        merged_keys.append(prefix)
+        merged_values.append(1)
+        at = i
+    merged_keys += keys[at:]
+    merged_values += values[at:]
+    singles: list[tuple[str, int, int]] = []
+    offset = 0
+    lines: list[bytes] = []
+    for number, key in enumerate(merged_keys):
+        line = key.encode("utf-8") + b"\n"
+        if " " not in key:
+            singles.append((key, number, offset))
+        lines.append(line)
+        offset += len(line)
+    return _Keys(b"".join(lines), np.array(merged_values, dtype=np.uint64), singles, longest)
+
+
+class _Builder:
+    """Writes a compiled table: paraphrase lines as they come, the key index at the end."""
+
+    def __init__(self, out: IO[bytes], base: int) -> None:
+        out.seek(base)
+        out.truncate()
+        out.write(b"\0" * _HEADER.size)
+        self.out = out
+        self.base = base
+        self.targets_at = out.tell()
+        self.targets_len = 0
+        self.offsets: list[np.ndarray] = []  # start of each group in the targets
+        self.groups = 0
+        self.entries = 0
+        self.longest = 0
+        self.key_texts: list[bytes] = []
+        self.key_bytes = 0
+        self.values: list[np.ndarray] = []
+        self.key_count = 0
+        self.singles: list[tuple[str, int, int]] = []
+
+    def targets(self, data: bytes, starts: np.ndarray | list[int]) -> None:
+        """Paraphrase lines (``\\n``-terminated) and where new groups start in them."""
+        self.out.write(data)
+        self.offsets.append(np.asarray(starts, dtype=np.uint64) + np.uint64(self.targets_len))
+        self.targets_len += len(data)
+        self.groups += len(starts)
+
+    def keys(self, keys: _Keys, extends_before: bool = False) -> None:
+        """The next keys; ``extends_before``: a longer phrase starts with the last key so far."""
+        if extends_before:
+            self.values[-1][-1] |= np.uint64(1)
+        if not len(keys.values):
+            return
+        self.singles += [
+            (word, number + self.key_count, offset + self.key_bytes)
+            for word, number, offset in keys.singles
+        ]
+        self.key_texts.append(keys.text)
+        self.key_bytes += len(keys.text)
+        self.values.append(keys.values)
+        self.key_count += len(keys.values)
+        self.longest = max(self.longest, keys.longest)
+
+    def finish(self, source: Path, sha256: str, started: float) -> dict[str, Any]:
+        """Write the index sections and the header."""
+        out = self.out
+        sections: list[tuple[int, int]] = [(self.targets_at - self.base, self.targets_len)]
+
+        def section(data: bytes) -> None:
+            out.write(b"\0" * (-out.tell() % 8))
+            sections.append((out.tell() - self.base, len(data)))
+            out.write(data)
+
+        ends = np.array([self.targets_len], dtype=np.uint64)
+        section(np.concatenate([*self.offsets, ends]).astype(np.uint64).tobytes())
+        section(b"".join(self.key_texts))
+        section(np.concatenate([*self.values, np.zeros(0, np.uint64)]).astype(np.uint64).tobytes())
+        # a first word's keys run from its own key to the next one-word key
+        directory: dict[str, Any] = {}
+        singles = self.singles
+        for (word, number, offset), (_, _, following) in zip(
+            singles, [*singles[1:], ("", 0, self.key_bytes)], strict=True
+        ):
+            entry = (offset, following - 1, number)
+            previous = directory.get(word)
+            if previous is None:
+                directory[word] = entry
+            else:  # cannot happen in key order; read correctly all the same
+                directory[word] = [*(previous if isinstance(previous, list) else [previous]), entry]
+        section(marshal.dumps(directory))
+        meta = {
+            "format": FORMAT_VERSION,
+            "source": os.fspath(source),
+            "sha256": sha256,
+            "entries": self.entries,
+            "phrases": self.groups,
+            "keys": self.key_count,
+            "first_words": len(directory),
+            "max_phrase_words": self.longest,
+            "compile_seconds": round(time.perf_counter() - started, 3),
+        }
+        section(json.dumps(meta, sort_keys=True).encode())
+        end = out.tell()
+        out.seek(self.base)
+        layout = [value for pair in sections for value in pair]
+        out.write(_HEADER.pack(_MAGIC, FORMAT_VERSION, _BYTE_ORDER, *layout))
+        out.seek(end)
+        return meta
+
+
+@dataclass(frozen=True)
+class _Scanned:
+    """What the fast path finds in a decompressed block's whole 3-line blocks: how many,
+    where their paraphrase lines are in ``data`` (with the line end), which blocks start
+    a new phrase's group, the keys of the new phrases, and whether a longer phrase starts
+    with the last phrase before them."""
+
+    entries: int
+    data: np.ndarray
+    target_starts: np.ndarray
+    target_lengths: np.ndarray
+    new: np.ndarray
+    keys: _Keys
+    extends_before: bool
+
+
+def _scan_block(
+    buf: bytes, last: bytes | None, first_group: int
+) -> tuple[_Scanned | None, int, bytes | None]:
+    """Scan the whole 3-line blocks of ``buf`` (which ends with :data:`_PAD`); ``last``
+    is the phrase of the block before them, ``first_group`` the number of the next new
+    group. Returns what was found, the bytes used and the last phrase."""
+    before = last
+    data = np.frombuffer(buf, dtype=np.uint8)
+    ends = np.flatnonzero(data[: -len(_PAD)] == 10)
+    blocks = len(ends) // 3
+    if not blocks:
+        return None, 0, last
+    ends = ends[: 3 * blocks]
+    phrase_start = ends[0::3] + 1
+    phrase_end = ends[1::3]
+    target_end = ends[2::3]
+    lengths = phrase_end - phrase_start
+    same = _same_as_previous(buf, phrase_start, lengths)
+    same[0] = buf[int(phrase_start[0]) : int(phrase_end[0])] == last
+    new = np.flatnonzero(~same)
+    used = int(target_end[-1]) + 1
+    last = buf[int(phrase_start[-1]) : int(phrase_end[-1])]
+    found = partial(_Scanned, blocks, data, phrase_end + 1, target_end - phrase_end, new)
+    if not len(new):
+        return found(_Keys(b"", np.zeros(0, np.uint64), [], 0), False), used, last
+    phrases, phrase_at = _gather(data, phrase_start[new], lengths[new] + 1)
+    if (
+        np.count_nonzero(np.frombuffer(phrases, dtype=np.uint8) < 32) != len(new)
+        or b"  " in phrases
+        or b" \n" in phrases
+        or b"\n " in phrases
+        or phrases.startswith(b" ")
+    ):
+        raise _Regroup  # odd spacing or control characters in a phrase
+    keys, extends_before = _index_sorted(phrases, phrase_at, lengths[new], first_group, before)
+    return found(keys, extends_before), used, last
+
+
+def _scan(blocks: Iterator[bytes]) -> Generator[_Scanned, None, None]:
+    """Fast path, first step: find the blocks, the runs of one phrase, the paraphrase
+    lines and the keys with array operations, a decompressed block at a time.
+
+    Raises :class:`_Regroup` for ``\\r`` line ends, phrases out of order, with odd
+    spacing or control characters, and text that is not UTF-8.
+    """
+    carry = b""  # the text after the last whole block
+    last: bytes | None = None
+    group = 1
+    for block in blocks:
+        if b"\r" in block:
+            raise _Regroup
+        buf = b"".join((carry, block, _PAD))
+        scanned, used, last = _scan_block(buf, last, group)
+        carry = buf[used : -len(_PAD)]
+        if scanned is not None:
+            group += len(scanned.new)
+            yield scanned
+    # after the last whole block: blank lines, or a block without its final line end
+    lines = carry.split(b"\n")
+    tail = lines.pop()
+    if tail:
+        lines.append(tail)
+    if any(line.strip() for line in lines):
+        if len(lines) != 3:
+            raise ResourceError(
+                "paraphrase table is truncated: its last block does not have the three "
+                "lines probability / phrase / paraphrase"
+            )
+        scanned, _, _ = _scan_block(b"\n".join(lines) + b"\n" + _PAD, last, group)
+        if scanned is not None:
+            yield scanned
+
+
+def _general(chunks: Iterable[list[bytes]], builder: _Builder) -> None:
+    """Any table: group the blocks by (cleaned) phrase in memory, then write them."""
     groups: dict[str, list[bytes]] = {}
-    entries = 0
     for lines in chunks:
-        for phrase, paraphrase in zip(lines[1::3], lines[2::3], strict=True):
+        builder.entries += len(lines) // 3
+        for phrase, target in zip(lines[1::3], lines[2::3], strict=True):
             phrase = _clean_line(phrase)
-            paraphrase = _clean_line(paraphrase)
-            entries += 1
-            if phrase and paraphrase:
-                key = phrase.decode("utf-8", "replace")
-                groups.setdefault(key, []).append(paraphrase)
-    subs: dict[str, dict[str, int]] = {}
-    offset = 0
-    for key, targets in groups.items():
-        group = b"\n".join(targets)
-        out.write(group)
-        first = key.partition(" ")[0]
-        sub = subs.get(first)
-        if sub is None:
-            sub = subs[first] = {}
-        sub[key] = offset << 32 | len(group)
-        offset += len(group)
-    return subs, len(groups), entries, offset
-
-
-def _finish(subs: dict[str, dict[str, int]]) -> int:
-    """Make the final index values; return the longest phrase (words).
-
-    Adds every proper prefix of a phrase as a key, and encodes each value as
-    ``(offset << 32 | length) << 1 | more``, where ``more`` says that a longer phrase
-    starts with this key (a prefix-only key has value 1), so a walk over a sentence can
-    stop without a failed lookup.
-    """
-    longest = 1
-    for first, sub in subs.items():
-        longest = max(longest, 1 + max(map(str.count, sub, repeat(" "))))
-        parents = set(map(itemgetter(0), map(str.rpartition, sub, repeat(" "))))
-        parents.discard("")
-        missing = parents.difference(sub)
-        while missing:
-            sub.update(dict.fromkeys(missing, 0))
-            missing = set(map(itemgetter(0), map(str.rpartition, missing, repeat(" "))))
-            missing.discard("")
-            parents.update(missing)
-            missing.difference_update(sub)
-        encoded = dict(zip(sub, map(lshift, sub.values(), repeat(1)), strict=True))
-        for parent in parents:
-            encoded[parent] |= 1
-        subs[first] = encoded
-    return longest
+            target = _clean_line(target)
+            if phrase and target:
+                groups.setdefault(phrase.decode("utf-8", "replace"), []).append(target)
+    keys = sorted(groups, key=_run_order)
+    starts: list[int] = []
+    parts: list[bytes] = []
+    at = 0
+    for key in keys:
+        starts.append(at)
+        text = b"\n".join(groups[key]) + b"\n"
+        parts.append(text)
+        at += len(text)
+    builder.targets(b"".join(parts), starts)
+    if keys:
+        builder.keys(_index_any(keys, 1))
 
 
 @dataclass(frozen=True)
 class _Compiled:
-    subs: dict[str, dict[str, int]]
     meta: dict[str, Any]
 
 
@@ -387,55 +717,36 @@ def compile_table(path: str | os.PathLike[str], out: IO[bytes]) -> _Compiled:
     source = Path(path)
     started = time.perf_counter()
     base = out.tell()
-    out.write(b"\0" * _HEADER.size)
-    targets_at = out.tell()
+    builder = _Builder(out, base)
     digest = hashlib.sha256()
-    raw = _threaded(_raw_blocks(source, digest))
+    # three threads: decompress, scan (the array work), index (here)
+    fast = _threaded(_scan(_threaded(_raw_blocks(source, digest), "inflate")), "scan")
+    general: Generator[bytes, None, None] | None = None
     try:
         try:
-            subs, phrases, entries, targets_len = _compile_grouped(_record_lines(raw), out)
+            for scanned in fast:
+                builder.entries += scanned.entries
+                # the paraphrase lines are gathered here, in parallel with the scan
+                targets, target_at = _gather(
+                    scanned.data, scanned.target_starts, scanned.target_lengths
+                )
+                builder.targets(targets, target_at[scanned.new])
+                builder.keys(scanned.keys, scanned.extends_before)
         except _Regroup:
-            raw.close()
-            out.seek(targets_at)
-            out.truncate()
+            fast.close()
+            builder = _Builder(out, base)
             digest = hashlib.sha256()
-            raw = _threaded(_raw_blocks(source, digest))
-            subs, phrases, entries, targets_len = _compile_any(_record_lines(raw), out)
+            general = _threaded(_raw_blocks(source, digest), "inflate")
+            _general(_record_lines(general), builder)
     except (OSError, zlib.error, EOFError) as error:
         raise ResourceError(f"cannot read paraphrase table {source}: {error}") from error
     finally:
-        raw.close()
-    if not subs:
+        fast.close()
+        if general is not None:
+            general.close()
+    if not builder.groups:
         raise ResourceError(f"paraphrase table {source} has no entries")
-    longest = _finish(subs)
-    subs_at = out.tell()
-    top: dict[str, int] = {}
-    for first, sub in subs.items():
-        blob = marshal.dumps(sub)
-        top[first] = (out.tell() - subs_at) << 32 | len(blob)
-        out.write(blob)
-    top_at = out.tell()
-    out.write(marshal.dumps(top))
-    meta = {
-        "format": FORMAT_VERSION,
-        "source": os.fspath(source),
-        "sha256": digest.hexdigest(),
-        "entries": entries,
-        "phrases": phrases,
-        "first_words": len(subs),
-        "max_phrase_words": longest,
-        "compile_seconds": round(time.perf_counter() - started, 3),
-    }
-    meta_at = out.tell()
-    out.write(json.dumps(meta, sort_keys=True).encode())
-    end = out.tell()
-    out.seek(base)
-    sections = (targets_at, subs_at, top_at, meta_at, end)
-    layout = [value for start, stop in pairwise(sections) for value in (start - base, stop - start)]
-    layout[1] = targets_len
-    out.write(_HEADER.pack(_MAGIC, FORMAT_VERSION, *layout))
-    out.seek(end)
-    return _Compiled(subs, meta)
+    return _Compiled(builder.finish(source, digest.hexdigest(), started))
 
 
 def fingerprint(path: str | os.PathLike[str]) -> str:
@@ -461,35 +772,41 @@ Group = tuple[tuple[str, ...], frozenset[str], int]
 class ParaphraseTable:
     """A compiled paraphrase table: phrase -> paraphrases, in the source file's order.
 
-    Build it with :func:`load_table`. Per-first-word indexes and paraphrase groups are
-    read on first use and kept.
+    Build it with :func:`load_table`. A first word's keys are read on first use and
+    kept (in :attr:`index`); decoded paraphrase groups are kept in a bounded cache.
     """
 
     def __init__(
         self,
         data: bytes | mmap.mmap,
         layout: tuple[int, ...],
-        top: dict[str, int],
+        directory: dict[str, Any],
         meta: dict[str, Any],
         *,
         path: Path,
         cache_path: Path | None,
         from_cache: bool,
         load_seconds: float,
-        subs: dict[str, dict[str, int]] | None = None,
     ) -> None:
         self._data = data
+        self._view = memoryview(data)
         self._targets_at = layout[0]
-        self._subs_at = layout[2]
-        self._top = top
+        self._offsets = self._view[layout[2] : layout[2] + layout[3]].cast("Q")
+        self._keys_at = layout[4]
+        self._values = self._view[layout[6] : layout[6] + layout[7]].cast("Q")
+        self._directory = directory
         self.meta = meta
         self.path = path
         self.cache_path = cache_path
         self.from_cache = from_cache
         self.load_seconds = load_seconds
         self.max_phrase_words = int(meta["max_phrase_words"])
-        #: first word -> its index ({} when no phrase starts with it); filled lazily.
-        self.subs: dict[str, dict[str, int]] = dict(subs) if subs is not None else {}
+        #: every key (phrase or prefix) of the first words read so far -> its value
+        #: (``group << 1 | more``; see :meth:`occurrences`).
+        self.index: dict[str, int] = {}
+        #: word -> the value of the one-word key (0: no phrase starts with the word),
+        #: for every word looked up so far.
+        self.firsts: dict[str, int] = {}
         #: index value -> decoded paraphrases (a bounded cache; see :meth:`group`).
         self.groups: dict[int, Group] = {}
 
@@ -512,34 +829,55 @@ class ParaphraseTable:
             f"{len(self)} phrases, {self.entries} entries>"
         )
 
-    def first_word_index(self, word: str) -> dict[str, int]:
-        """The index of phrases starting with ``word`` (read from disk on first use)."""
-        sub = self.subs.get(word)
-        if sub is None:
-            where = self._top.get(word)
-            if where is None:
-                sub = {}
-            else:
-                start = self._subs_at + (where >> 32)
-                sub = marshal.loads(self._data[start : start + (where & _MASK32)])
-            self.subs[word] = sub
+    def _read_keys(self, word: str) -> dict[str, int]:
+        entry = self._directory.get(word)
+        if entry is None:
+            return {}
+        sub: dict[str, int] = {}
+        for start, end, first in entry if isinstance(entry, list) else [entry]:
+            at = self._keys_at
+            keys = bytes(self._data[at + start : at + end]).decode("utf-8").split("\n")
+            values = self._values[first : first + len(keys)].tolist()
+            for key, value in zip(keys, values, strict=True):
+                sub[key] = sub.get(key, 0) | value
         return sub
+
+    def first_word_index(self, word: str) -> dict[str, int]:
+        """The keys starting with ``word`` (phrases and prefixes of phrases) -> value."""
+        return self._read_keys(word)
+
+    def load_word(self, word: str) -> int:
+        """Read the keys starting with ``word`` into :attr:`index` (if not done yet);
+        return the value of ``word`` itself (0 if no phrase starts with it)."""
+        value = self.firsts.get(word)
+        if value is None:
+            sub = self._read_keys(word)
+            if sub:
+                self.index.update(sub)
+            value = self.firsts[word] = sub.get(word, 0)
+        return value
+
+    def targets(self, value: int) -> tuple[str, ...]:
+        """The paraphrases of the phrase whose index value is ``value``, decoded (not
+        kept; :meth:`group` keeps them)."""
+        group = (value >> 1) - 1
+        start = self._targets_at + self._offsets[group]
+        stop = self._targets_at + self._offsets[group + 1]
+        text = bytes(self._data[start:stop]).decode("utf-8", "replace")
+        lines = text.split("\n")
+        if "" in lines:  # the final line end, blank paraphrase lines
+            lines = [t for t in lines if t]
+        if _ODD_SPACE.search(text):
+            lines = [" ".join(_DELIMITERS_STR.split(t.strip(" \t\x0c"))) for t in lines]
+            lines = [t for t in lines if t]
+        return tuple(lines)
 
     def group(self, value: int) -> Group:
         """The paraphrases of the phrase whose index value is ``value`` (see
         :meth:`lookup`; values come from :meth:`occurrences`), decoded once and kept."""
         found = self.groups.get(value)
         if found is None:
-            where = value >> 1
-            start = self._targets_at + (where >> 32)
-            text = self._data[start : start + (where & _MASK32)].decode("utf-8", "replace")
-            lines = text.split("\n")
-            if "" in lines:  # blank paraphrase lines
-                lines = [t for t in lines if t]
-            if _ODD_SPACE.search(text):
-                lines = [" ".join(_DELIMITERS_STR.split(t.strip(" \t\x0c"))) for t in lines]
-                lines = [t for t in lines if t]
-            targets = tuple(lines)
+            targets = self.targets(value)
             most = 1 + max(map(str.count, targets, repeat(" "))) if targets else 0
             if len(self.groups) >= _MAX_GROUPS:
                 self.groups.clear()
@@ -548,7 +886,8 @@ class ParaphraseTable:
 
     def lookup(self, phrase: str) -> int:
         """The index value of ``phrase`` (see :meth:`group`): 0 if it is no phrase."""
-        value = self.first_word_index(phrase.partition(" ")[0]).get(phrase, 0)
+        self.load_word(phrase.partition(" ")[0])
+        value = self.index.get(phrase, 0)
         return value if value > 1 else 0
 
     def paraphrases(self, phrase: str) -> tuple[str, ...]:
@@ -556,24 +895,31 @@ class ParaphraseTable:
         value = self.lookup(phrase)
         return self.group(value)[0] if value else ()
 
+    def heads(self, tokens: Sequence[str]) -> list[int]:
+        """The value of each token as a one-word key (0 if no phrase starts with it),
+        reading the keys of first words not seen before."""
+        heads: list[int | None] = list(map(self.firsts.get, tokens))
+        if None in heads:
+            load = self.load_word
+            heads = [
+                load(token) if value is None else value
+                for token, value in zip(tokens, heads, strict=True)
+            ]
+        return heads  # type: ignore[return-value]
+
     def occurrences(self, tokens: Sequence[str]) -> list[tuple[int, int, int]]:
         """Every phrase of the table in ``tokens``: ``(start, words, index value)``.
 
         Ordered by start, then length: the order Meteor 1.5's trie walk reports them.
         """
         found: list[tuple[int, int, int]] = []
-        subs = self.subs
+        heads = self.heads(tokens)
+        get = self.index.get
         n = len(tokens)
-        for k in range(n):
-            word = tokens[k]
-            sub = subs.get(word)
-            if sub is None:
-                sub = self.first_word_index(word)
-            if not sub:
-                continue
-            key = word
+        for k in compress(range(n), heads):
+            value = heads[k]
+            key = tokens[k]
             length = 1
-            value = sub[word]
             while True:
                 if value > 1:
                     found.append((k, length, value))
@@ -581,11 +927,14 @@ class ParaphraseTable:
                     break
                 key = f"{key} {tokens[k + length]}"
                 length += 1
-                value = sub.get(key, 0)
+                value = get(key, 0)
         return found
 
     def close(self) -> None:
         """Release the mapped file (the table is unusable afterwards)."""
+        self._offsets.release()
+        self._values.release()
+        self._view.release()
         if isinstance(self._data, mmap.mmap):
             self._data.close()
 
@@ -593,38 +942,48 @@ class ParaphraseTable:
 def _layout(data: bytes | mmap.mmap) -> tuple[int, ...]:
     if len(data) < _HEADER.size:
         raise ValueError("short file")
-    magic, version, *layout = _HEADER.unpack_from(data, 0)
-    if magic != _MAGIC or version != FORMAT_VERSION or layout[6] + layout[7] != len(data):
+    magic, version, order, *layout = _HEADER.unpack_from(data, 0)
+    if magic != _MAGIC or version != FORMAT_VERSION or order != _BYTE_ORDER:
         raise ValueError("not a compiled paraphrase table of this version")
+    if layout[10] + layout[11] != len(data) or any(
+        start % 8 or start + size > len(data)
+        for start, size in zip(layout[2::2], layout[3::2], strict=True)
+    ):
+        raise ValueError("corrupt compiled paraphrase table")
     return tuple(layout)
 
 
-def _open_compiled(
-    path: Path, source: Path, started: float, compiled: _Compiled | None = None
+def _table(
+    data: bytes | mmap.mmap, source: Path, cache_path: Path | None, from_cache: bool, started: float
 ) -> ParaphraseTable:
-    """Map a compiled file (its indexes are taken from ``compiled`` when just built)."""
+    layout = _layout(data)
+    directory = marshal.loads(data[layout[8] : layout[8] + layout[9]])
+    meta = json.loads(data[layout[10] : layout[10] + layout[11]])
+    if not isinstance(directory, dict) or not isinstance(meta, dict):
+        raise ValueError("corrupt compiled paraphrase table")
+    return ParaphraseTable(
+        data,
+        layout,
+        directory,
+        meta,
+        path=source,
+        cache_path=cache_path,
+        from_cache=from_cache,
+        load_seconds=time.perf_counter() - started,
+    )
+
+
+def _open_compiled(
+    path: Path, source: Path, started: float, *, from_cache: bool
+) -> ParaphraseTable:
+    """Map a compiled file."""
     with open(path, "rb") as handle:
         mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
-        layout = _layout(mapped)
-        top = marshal.loads(mapped[layout[4] : layout[4] + layout[5]])
-        meta = json.loads(mapped[layout[6] : layout[6] + layout[7]])
-        if not isinstance(top, dict) or not isinstance(meta, dict):
-            raise ValueError("corrupt compiled paraphrase table")
+        return _table(mapped, source, path, from_cache, started)
     except Exception:
         mapped.close()
         raise
-    return ParaphraseTable(
-        mapped,
-        layout,
-        top,
-        meta,
-        path=source,
-        cache_path=path,
-        from_cache=compiled is None,
-        load_seconds=time.perf_counter() - started,
-        subs=compiled.subs if compiled is not None else None,
-    )
 
 
 _LOADED: dict[tuple[str, str, bool], ParaphraseTable] = {}
@@ -665,7 +1024,7 @@ def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
     target = folder / f"{key}.mxpt" if folder is not None else None
     if target is not None and target.is_file():
         with contextlib.suppress(Exception):  # corrupt or stale: compile again
-            return _open_compiled(target, source, started)
+            return _open_compiled(target, source, started, from_cache=True)
     if target is not None:
         tmp_name: str | None = None
         try:
@@ -673,10 +1032,10 @@ def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
                 "w+b", dir=target.parent, prefix=".tmp-", suffix=".mxpt", delete=False
             ) as handle:
                 tmp_name = handle.name
-                compiled = compile_table(source, handle)
+                compile_table(source, handle)
             os.replace(tmp_name, target)
             tmp_name = None
-            return _open_compiled(target, source, started, compiled)
+            return _open_compiled(target, source, started, from_cache=False)
         except OSError:
             pass  # unwritable cache: compile in memory below
         finally:
@@ -684,16 +1043,5 @@ def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp_name)
     buffer = io.BytesIO()
-    compiled = compile_table(source, buffer)
-    data = buffer.getvalue()
-    return ParaphraseTable(
-        data,
-        _layout(data),
-        {},
-        compiled.meta,
-        path=source,
-        cache_path=None,
-        from_cache=False,
-        load_seconds=time.perf_counter() - started,
-        subs=compiled.subs,
-    )
+    compile_table(source, buffer)
+    return _table(buffer.getvalue(), source, None, False, started)

@@ -479,3 +479,83 @@ def test_jar_parity_xray_300(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         )
         assert close >= 0.99 * n, f"{system}: {n - close} of {n} segments differ"
         assert ours.score == pytest.approx(jar.system_score, abs=1e-4)
+
+
+# -- the compiled index: fast path against the general path ------------------------------
+
+#: Words chosen so that neighbours in byte order share prefixes in every way: a word
+#: that is a prefix of another ("a", "ab"), one ending in a character above or below
+#: the space ("a!", "a-"), and multi-byte UTF-8.
+_WORDS = ["a", "a!", "a-", "ab", "b", "ba", "é", "éa", "z"]
+
+
+def _random_pairs(seed: int, n: int) -> list[tuple[str, str]]:
+    import random
+
+    rng = random.Random(seed)
+    phrases = {" ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 5))) for _ in range(n)}
+    pairs = []
+    for phrase in sorted(phrases, key=lambda p: p.encode()):
+        for _ in range(rng.randint(1, 3)):
+            pairs.append((phrase, " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 3)))))
+    return pairs
+
+
+def _everything(t: object) -> dict[str, dict[str, tuple[str, ...] | int]]:
+    from meteorx.paraphrase_table import ParaphraseTable
+
+    assert isinstance(t, ParaphraseTable)
+    out: dict[str, dict[str, tuple[str, ...] | int]] = {}
+    for word in t._directory:
+        keys = t.first_word_index(word)
+        out[word] = {
+            key: (value & 1, t.group(value)[0]) if value > 1 else value
+            for key, value in keys.items()
+        }  # type: ignore[misc]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("block", [1 << 20, 40])
+def test_fast_and_general_paths_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, block: int
+) -> None:
+    """The array-based compiler (sorted tables) gives the same keys, prefixes, flags
+    and paraphrase groups as the plain one, whatever the block boundaries."""
+    import meteorx.paraphrase_table as pt
+
+    monkeypatch.setattr(pt, "_READ_BLOCK", block)
+    pairs = _random_pairs(seed, 60)
+    path = write_table(tmp_path / "t.gz", pairs)
+    general_calls: list[int] = []
+    plain = pt._general
+
+    def spy(*args: object) -> None:
+        general_calls.append(1)
+        plain(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pt, "_general", spy)
+    fast = load_table(path, use_cache=False)
+    assert not general_calls  # a sorted table takes the fast path
+    clear_loaded()
+
+    def no_fast_path(blocks: Iterator[bytes]) -> Iterator[object]:
+        raise pt._Regroup
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(pt, "_scan", no_fast_path)
+    general = load_table(path, use_cache=False)
+    assert general_calls
+    assert fast.meta["keys"] == general.meta["keys"]
+    assert (len(fast), fast.entries, fast.max_phrase_words) == (
+        len(general),
+        general.entries,
+        general.max_phrase_words,
+    )
+    assert _everything(fast) == _everything(general)
+    expected: dict[str, list[str]] = {}
+    for a, b in pairs:
+        expected.setdefault(a, []).append(b)
+    assert {p: list(fast.paraphrases(p)) for p in expected} == expected
+    words = [w for p, _ in pairs[:20] for w in p.split()]
+    assert fast.occurrences(words) == general.occurrences(words)

@@ -11,10 +11,15 @@ numbers per segment:
   reference stem among the lemma names of ``wordnet.synsets(hypothesis_stem)``;
 * aligner ``nltk``: NLTK's greedy search. Stage after stage, hypothesis words from
   last to first, each takes the last still-free reference word its stage proposes;
-  no crossing minimisation, so chunks are often more than the fewest possible.
+  no crossing minimisation, so chunks are often more than the fewest possible. For
+  the ``nltk`` preset's stages it aligns straight from the tokens
+  (``align_prepared``: :func:`meteorx.compat.nltk.greedy_links`, the code behind
+  ``meteorx.compat.nltk.meteor_score``), without collecting candidates; the matchers'
+  ``candidates`` serve other stage lists.
 
 With weights 1, δ 0.5, no function words and no perfect-match rule, meteorx's formulas
-reduce to NLTK's (P and R are bit-identical; Fmean differs by float rounding only).
+reduce to NLTK's (P, R, chunks and penalty are bit-identical; Fmean, written differently, may
+differ in the last bit).
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meteorx.compat.nltk import align_stages, default_wordnet, porter_stem_function
+from meteorx.compat.nltk import (
+    Prefilter,
+    chunk_count,
+    default_wordnet,
+    greedy_links,
+    porter_stem_function,
+    synonym_prefilter,
+)
 from meteorx.config import AlignerConfig
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
@@ -42,7 +54,7 @@ def _surplus(own: dict[str, int], other: dict[str, int]) -> dict[str, int]:
 
 
 class _Side:
-    """One sentence as both NLTK matchers see it; shared between them (see ``_side``)."""
+    """One sentence as the candidate path of both NLTK matchers sees it (see ``_side``)."""
 
     __slots__ = ("counts", "pair", "tokens")
 
@@ -57,19 +69,20 @@ class _Side:
         self.pair: tuple[_Side, str, _Leftovers] | None = None
 
 
-_LAST_SIDE: tuple[Sequence[str], _Side] | None = None
+_SIDES: dict[int, tuple[Sequence[str], _Side]] = {}
 
 
 def _side(tokens: Sequence[str]) -> _Side:
-    """The :class:`_Side` of a token tuple, reused when the scorer prepares the same
-    tuple for the next matcher (it does, for every stage in turn)."""
-    global _LAST_SIDE
-    last = _LAST_SIDE
-    if last is not None and last[0] is tokens:
-        return last[1]
+    """The :class:`_Side` of a token tuple, reused while the scorer asks both matchers
+    for the candidates of the same pair (it does, stage after stage)."""
+    found = _SIDES.get(id(tokens))
+    if found is not None and found[0] is tokens:
+        return found[1]
     side = _Side(tokens)
     if isinstance(tokens, tuple):
-        _LAST_SIDE = (tokens, side)
+        if len(_SIDES) >= 4:
+            _SIDES.clear()
+        _SIDES[id(tokens)] = (tokens, side)
     return side
 
 
@@ -138,10 +151,11 @@ class NltkPorterMatcher(Matcher):
         self._prune = options.prune
         porter_stem_function(options.mode)  # load the stemmer now
 
-    def prepare(self, tokens: Sequence[str]) -> _Side:
-        return _side(tokens)
+    def prepare(self, tokens: Sequence[str]) -> Sequence[str]:
+        return tokens  # the work is per pair (align_prepared, or candidates)
 
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+    def candidates(self, hyp_tokens: Any, ref_tokens: Any) -> Iterable[Span]:
+        hyp, ref = _side(hyp_tokens), _side(ref_tokens)
         left = _leftovers(hyp, ref, self.mode, self._prune)
         hyp_stems, ref_stems = left.hyp_stems, left.ref_stems
         if not hyp_stems:
@@ -201,8 +215,8 @@ class NltkWordNetMatcher(Matcher):
         if options.stem:
             porter_stem_function(options.porter_mode)
 
-    def prepare(self, tokens: Sequence[str]) -> _Side:
-        return _side(tokens)
+    def prepare(self, tokens: Sequence[str]) -> Sequence[str]:
+        return tokens  # the work is per pair (align_prepared, or candidates)
 
     def _keys(self, hyp: _Side, ref: _Side) -> tuple[dict[str, str], dict[str, str]]:
         """word -> key (its stem, or itself) of the words on each side that may still be
@@ -234,7 +248,8 @@ class NltkWordNetMatcher(Matcher):
             {w: k for w, k in left.ref_stems.items() if k in ref_keep},
         )
 
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
+    def candidates(self, hyp_tokens: Any, ref_tokens: Any) -> Iterable[Span]:
+        hyp, ref = _side(hyp_tokens), _side(ref_tokens)
         hyp_keys, ref_keys = self._keys(hyp, ref)
         if not hyp_keys or not ref_keys:
             return ()
@@ -288,7 +303,7 @@ class NltkAligner:
     """
 
     def __init__(self) -> None:
-        self._plan: tuple[Sequence[Matcher], _FastPlan | None] | None = None
+        self._plan: tuple[list[Matcher], _FastPlan | None] | None = None
 
     def align_prepared(
         self,
@@ -303,20 +318,32 @@ class NltkAligner:
         Only for the ``nltk`` preset's stages (``exact``, ``porter-nltk``,
         ``wordnet-nltk`` with ``stem``, same Porter mode); ``None`` otherwise, meaning
         "collect candidates and call :meth:`align`". A scorer may try this first: it
-        skips building and sorting every candidate link.
+        skips building and sorting every candidate link (NLTK's three greedy stages run
+        in one pass over the tokens, with memoised stems and synonym sets).
         """
         plan = self._plan
-        if plan is None or plan[0] is not matchers:
-            plan = self._plan = (matchers, _fast_plan(matchers))
+        if plan is None or plan[0] != matchers:  # a list compares its items by identity
+            plan = self._plan = (list(matchers), _fast_plan(matchers))
         fast = plan[1]
         if fast is None:
             return None
-        hyp: _Side = hyp_prepared[1]
-        ref: _Side = ref_prepared[1]
-        stages = align_stages(hyp.tokens, ref.tokens, fast[0], fast[1])
-        matches = [Match(j, 1, i, 1, stage) for stage, links in enumerate(stages) for i, j in links]
-        matches.sort()
-        return Alignment(tuple(matches), count_chunks(matches))
+        # porter-nltk's prepared form is the token tuple itself.
+        link, _, stem_links, syn_links = greedy_links(
+            hyp_prepared[1], ref_prepared[1], fast[0], fast[1], fast[2]
+        )
+        new = _tuple_new
+        if stem_links or syn_links:
+            stage = [0] * len(link)
+            for i in stem_links:
+                stage[i] = 1
+            for i in syn_links:
+                stage[i] = 2
+            matches = [new(Match, (j, 1, i, 1, stage[i])) for i, j in enumerate(link) if j >= 0]
+        else:
+            matches = [new(Match, (j, 1, i, 1, 0)) for i, j in enumerate(link) if j >= 0]
+        matches.sort()  # reference order
+        # NLTK's chunk count (hypothesis order) is the same number as count_chunks'.
+        return Alignment(tuple(matches), chunk_count(link))
 
     def align(
         self,
@@ -353,11 +380,11 @@ class NltkAligner:
         return Alignment(tuple(chosen), count_chunks(chosen))
 
 
-_FastPlan = tuple[Callable[[str], str], Callable[[str], frozenset[str]]]
+_FastPlan = tuple[Callable[[str], str], Callable[[str], frozenset[str]], Prefilter | None]
 
 
 def _fast_plan(matchers: Sequence[Matcher]) -> _FastPlan | None:
-    """Stemmer and synonyms when the stages are exactly the nltk preset's."""
+    """Stemmer, synonyms and synonym prefilter when the stages are exactly the nltk preset's."""
     if len(matchers) != 3:
         return None
     exact, porter, wordnet = matchers
@@ -367,9 +394,11 @@ def _fast_plan(matchers: Sequence[Matcher]) -> _FastPlan | None:
         return None
     if not wordnet._options.stem or wordnet._options.porter_mode != porter.mode:
         return None
-    return porter_stem_function(porter.mode), wordnet._synonyms
+    stem = porter_stem_function(porter.mode)
+    return stem, wordnet._synonyms, synonym_prefilter(stem, wordnet._synonyms)
 
 
+_tuple_new = tuple.__new__  # builds a Match without NamedTuple's Python-level __new__
 _hyp_ref_desc = itemgetter(2, 0, 3, 1)  # Match: ref_start, ref_len, hyp_start, hyp_len, stage
 _stage = itemgetter(4)
 

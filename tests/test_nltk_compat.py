@@ -354,6 +354,7 @@ def test_aligner_is_greedy_from_the_last_hypothesis_word() -> None:
 def test_preset_matches_compat_on_random_sentences() -> None:
     """The Scorer path, with and without candidate pruning, and its fast path."""
     from meteorx.scorer import Scorer
+    from meteorx.types import Match
 
     scorer = Scorer("nltk")
     unpruned = Scorer(
@@ -385,6 +386,17 @@ def test_preset_matches_compat_on_random_sentences() -> None:
             len(ref_t),
         )
         assert fast == result.alignment
+        # The candidate path (every matcher's candidates, then the aligner) agrees.
+        hyp_p = [m.prepare(hyp_t) for m in scorer.matchers]
+        ref_p = [m.prepare(ref_t) for m in scorer.matchers]
+        for matchers in (scorer.matchers, unpruned.matchers):
+            candidates = [
+                Match(span[2], span[3], span[0], span[1], stage)
+                for stage, matcher in enumerate(matchers)
+                for span in matcher.candidates(hyp_p[stage], ref_p[stage])
+            ]
+            slow = aligner.align(candidates, len(hyp_t), len(ref_t), (1.0,) * 3, frozenset({0}))
+            assert slow == result.alignment, (hyp, refs[result.ref_index])
 
 
 # -- against the real NLTK with the real WordNet (slow) -------------------------------------
@@ -485,6 +497,71 @@ def test_custom_wordnet_object_is_used(nltk_wordnet: Any) -> None:
     for hyp, ref in list(zip(systems["system1"], refs, strict=True))[:300]:
         by_nltk_reader = compat.meteor_score([ref.split()], hyp.split(), wordnet=nltk_wordnet)
         assert by_nltk_reader == compat.meteor_score([ref.split()], hyp.split())
+
+
+@pytest.mark.slow
+def test_index_lists_every_lower_case_lemma_of_every_synset() -> None:
+    """What ``synonym_prefilter`` relies on: a lower-case lemma name of a synset is an
+    index entry listing that synset (checked on every synset of the installed WordNet)."""
+    if WORDNET is None:
+        pytest.skip("WordNet 3.0 not found (apt-get install wordnet-base)")
+    wordnet = compat.WordNetSynonyms()
+    wordnet.load()
+    missing: list[tuple[str, str]] = []
+    synsets = 0
+    for number, (pos, _) in enumerate(compat._POS):
+        for line in wordnet._data[pos].split(b"\n"):
+            if not line[:1].isdigit():
+                continue
+            offset = int(line.split(None, 1)[0])
+            synsets += 1
+            for name in wordnet._parse(pos, offset)[1]:
+                if name == name.lower() and offset * 4 + number not in wordnet.lemma_ids(name):
+                    missing.append((pos, name))
+    assert synsets > 100_000
+    assert not missing, missing[:10]
+
+
+def _synonym_rich_vocabulary() -> list[str]:
+    wordnet = compat.default_wordnet()
+    seeds = _w(
+        "big car house run fast happy begin buy job answer help show little small bad good "
+        "make get say go see know take come think look want give use find tell ask work "
+        "seem feel try leave call keep let put mean hold bring turn start move live believe"
+    )
+    words = set(seeds) | set(VOCAB)
+    for seed in seeds:
+        words.update(w for w in wordnet.synonyms(seed) if w.isalpha())
+    stem = PorterStemmer().stem
+    inflected = {w + end for w in list(words)[:300] for end in ("s", "ed", "ing", "er")}
+    words.update(w for w in inflected if stem(w) != w)
+    return sorted(words)
+
+
+@pytest.mark.slow
+def test_random_synonym_rich_sentences_equal_real_nltk(nltk_wordnet: Any) -> None:
+    """All three stages with the real WordNet (and the synonym prefilter), bit for bit,
+    and the preset's alignment from both of its paths."""
+    from meteorx.scorer import Scorer
+
+    scorer = Scorer("nltk")
+    vocabulary = _synonym_rich_vocabulary()
+    assert len(vocabulary) > 400
+    rng = random.Random(314)
+    stemmer = PorterStemmer()
+    linked_by_synonym = 0
+    for _ in range(500):
+        hyp = _random_sentence(rng, vocabulary, 14)
+        refs = [_random_sentence(rng, vocabulary, 14) for _ in range(rng.randint(1, 2))]
+        expected = nltk_meteor.meteor_score(refs, hyp, stemmer=stemmer, wordnet=nltk_wordnet)
+        assert compat.meteor_score(refs, hyp) == expected, (hyp, refs)
+        links = nltk_meteor.align_words(hyp, refs[0], stemmer=stemmer, wordnet=nltk_wordnet)[0]
+        assert compat.align_words(hyp, refs[0]) == links
+        linked_by_synonym += len(
+            compat.align_stages([w.lower() for w in hyp], [w.lower() for w in refs[0]])[2]
+        )
+        assert abs(scorer.segment(hyp, refs).score - expected) <= 1e-9
+    assert linked_by_synonym > 50  # the synonym stage is well exercised
 
 
 def test_mean_meteor_score_averages_segments() -> None:

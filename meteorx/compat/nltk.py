@@ -20,9 +20,13 @@ NLTK's floats, computed the way NLTK computes them:
   ``penalty = γ·(chunks/m)^β``, ``score = (1 − penalty)·Fmean``, 0.0 when any of
   these divides by zero; the best score over the references.
 
-Speed comes from memoising stems and synonym sets per word (so a custom ``stemmer``
-or ``wordnet`` must be deterministic, as NLTK's are) and from reading WordNet
-directly instead of through NLTK's corpus reader (which takes seconds to load).
+Speed comes from memoising per-word work (stems, synsets, synonym sets; so a custom
+``stemmer`` or ``wordnet`` must be deterministic, as NLTK's are), from reading WordNet
+directly instead of through NLTK's corpus reader (which takes seconds to load), from
+a rule-for-rule port of NLTK's default Porter stemmer (checked against the installed
+NLTK on first use), from running the three greedy stages in one pass over the tokens
+(:func:`greedy_links`), and, with the default WordNet, from building a synonym set
+only for a hypothesis stem that shares a synset with a reference stem still unlinked.
 
 **Where the default WordNet comes from** (first found wins; WordNet 3.0 is what NLTK
 ships):
@@ -71,14 +75,17 @@ __all__ = [
     "align_stages",
     "align_words",
     "build_nltk_data",
+    "chunk_count",
     "clear_caches",
     "default_wordnet",
     "find_wordnet",
+    "greedy_links",
     "mean_meteor_score",
     "meteor_score",
     "nltk_wordnet_reader",
     "porter_stem_function",
     "single_meteor_score",
+    "synonym_prefilter",
 ]
 
 
@@ -86,12 +93,6 @@ class StemmerLike(Protocol):
     """What NLTK calls a stemmer: ``stem(word) -> str``."""
 
     def stem(self, word: str) -> str: ...
-
-
-class _Keys(Protocol):
-    """Position -> key: a token list, or a dict holding only some positions."""
-
-    def __getitem__(self, index: int, /) -> str: ...
 
 
 # ---------------------------------------------------------------------------------------
@@ -171,6 +172,9 @@ _INDEX_LINE = re.compile(r"^(\S+) (.*)$", re.MULTILINE)
 
 # NLTK strips one trailing syntactic marker such as "(a)", "(p)" or "(ip)".
 _MARKER = re.compile(r"(.*?)(\([^()]*\))?$")
+
+# The head of a data file line: offset (8 digits), lex_filenum, ss_type, w_cnt (hex).
+_SYNSET_HEAD = re.compile(rb"(\d{8}) \d\d [nvasr] ([0-9a-fA-F]{2}) ")
 
 
 @dataclass(frozen=True)
@@ -296,12 +300,24 @@ class WordNetSynonyms:
         self._index: dict[str, dict[str, str]] = {}  # pos -> lemma -> rest of its line
         self._exceptions: dict[str, dict[str, list[str]]] = {}
         self._data: dict[str, bytes] = {}
-        self._offsets: dict[tuple[str, str], tuple[int, ...]] = {}
-        self._names: dict[tuple[str, int], tuple[str, ...]] = {}
+        # Per part of speech: form -> synset offsets; offset -> (lemma names, the ones
+        # without "_"), both filled as needed.
+        self._offsets: dict[str, dict[str, tuple[int, ...]]] = {pos: {} for pos, _ in _POS}
+        self._names: dict[str, dict[int, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+            pos: {} for pos, _ in _POS
+        }
         self._loaded = False
-        self._memo = _Memo(self._synonyms)
+        self._memos = (_Memo(self._synonyms), _Memo(self._synset_ids), _Memo(self._lemma_ids))
         #: ``synonyms(word)``, memoised: NLTK METEOR's synonym set of ``word``.
-        self.synonyms: Callable[[str], frozenset[str]] = self._memo.__getitem__
+        self.synonyms: Callable[[str], frozenset[str]] = self._memos[0].__getitem__
+        #: ``synset_ids(word)``, memoised: NLTK's ``synsets(word)`` as synset ids
+        #: (``offset * 4 + part of speech number``, in NLTK's order n, v, a, r).
+        self.synset_ids: Callable[[str], frozenset[int]] = self._memos[1].__getitem__
+        #: ``lemma_ids(lemma)``, memoised: ids of the synsets the index lists for
+        #: ``lemma`` exactly as given (no ``morphy``). WordNet indexes every word of every
+        #: synset under its lower-case form, so a lower-case word is a lemma name of a
+        #: synset only if the synset's id is in this set.
+        self.lemma_ids: Callable[[str], frozenset[int]] = self._memos[2].__getitem__
 
     def describe(self) -> str:
         return f"wordnet-{self.location.version}"
@@ -313,9 +329,12 @@ class WordNetSynonyms:
 
     def clear(self) -> None:
         """Forget memoised synonym sets and parsed synsets (the loaded files stay)."""
-        self._memo.clear()
-        self._offsets.clear()
-        self._names.clear()
+        for memo in self._memos:
+            memo.clear()
+        for offsets in self._offsets.values():
+            offsets.clear()
+        for names in self._names.values():
+            names.clear()
 
     def _load(self) -> None:
         for pos, name in _POS:
@@ -333,75 +352,106 @@ class WordNetSynonyms:
 
     def _synset_offsets(self, pos: str, form: str) -> tuple[int, ...]:
         """Synset offsets the ``pos`` index lists for ``form`` (which must be there)."""
-        key = (pos, form)
-        offsets = self._offsets.get(key)
+        known = self._offsets[pos]
+        offsets = known.get(form)
         if offsets is None:
             # pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt offsets...
             fields = self._index[pos][form].split()
             start = 5 + int(fields[2])
-            offsets = tuple(int(f) for f in fields[start : start + int(fields[1])])
-            self._offsets[key] = offsets
+            offsets = known[form] = tuple(map(int, fields[start : start + int(fields[1])]))
         return offsets
 
-    def _morphy(self, form: str, pos: str) -> list[str]:
-        """The forms NLTK's ``_morphy`` keeps for ``form``, in its order."""
-        index = self._index[pos]
-        exceptions = self._exceptions[pos]
-        if form in exceptions:
-            forms = exceptions[form]
-        elif form.endswith(_ENDINGS[pos]):
-            forms = [
-                form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos] if form.endswith(old)
-            ]
-        else:
-            forms = []
-        result: list[str] = [form] if form in index else []
-        for candidate in forms:
-            if candidate in index and candidate not in result:
-                result.append(candidate)
-        return result
+    def _synset_ids(self, word: str) -> frozenset[int]:
+        """NLTK's ``synsets(word)``: the word lower-cased; for each part of speech the
+        forms ``morphy`` keeps (the word, and its exception-list entries or else one
+        round of suffix rules, when the index lists them); their synsets. As a set:
+        only the union of their lemma names counts."""
+        if not self._loaded:
+            self._load()
+        lemma = word.lower()
+        ids: set[int] = set()
+        for number, (pos, _) in enumerate(_POS):
+            index = self._index[pos]
+            known = self._offsets[pos]
+            variants = self._exceptions[pos].get(lemma)
+            if variants is None:
+                variants = (
+                    [
+                        lemma[: -len(old)] + new
+                        for old, new in _SUBSTITUTIONS[pos]
+                        if lemma.endswith(old)
+                    ]
+                    if lemma.endswith(_ENDINGS[pos])
+                    else []
+                )
+            for form in (lemma, *variants):
+                if form in index:
+                    offsets = known.get(form) or self._synset_offsets(pos, form)
+                    ids.update([offset * 4 + number for offset in offsets])
+        return frozenset(ids)
 
-    def _lemma_names(self, pos: str, offset: int) -> tuple[str, ...]:
-        key = (pos, offset)
-        names = self._names.get(key)
-        if names is None:
-            data = self._data[pos]
-            end = data.find(b"\n", offset)
-            line = data[offset : end if end >= 0 else len(data)]
-            # synset_offset lex_filenum ss_type w_cnt (word lex_id)... p_cnt ...
-            head = line.split(None, 4)
-            if len(head) < 5 or not head[0].isdigit() or int(head[0]) != offset:
+    def _lemma_ids(self, lemma: str) -> frozenset[int]:
+        if not self._loaded:
+            self._load()
+        ids: set[int] = set()
+        for number, (pos, _) in enumerate(_POS):
+            if lemma in self._index[pos]:
+                ids.update([offset * 4 + number for offset in self._synset_offsets(pos, lemma)])
+        return frozenset(ids)
+
+    def _parse(self, pos: str, offset: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The lemma names of a synset, all and those without ``_``."""
+        data = self._data[pos]
+        end = data.find(b"\n", offset)
+        if end < 0:
+            end = len(data)
+        # synset_offset lex_filenum ss_type w_cnt (word lex_id)... p_cnt ...
+        head = _SYNSET_HEAD.match(data, offset)
+        if head is not None and int(head[1]) == offset:
+            count = int(head[2], 16)
+            words = data[head.end() : end].split(b" ", 2 * count)[: 2 * count : 2]
+        else:  # not the usual field widths: split the line
+            fields = data[offset:end].split(None, 4)
+            if len(fields) < 5 or not fields[0].isdigit() or int(fields[0]) != offset:
                 raise ResourceError(
                     f"WordNet data.{dict(_POS)[pos]} has no synset at offset {offset}: "
                     f"{self.location} is corrupt or mixes versions; {_INSTALL_HINT}"
                 )
-            count = int(head[3], 16)
-            words = head[4].split(None, 2 * count)[: 2 * count : 2]
-            found: list[str] = []
-            for raw in words:
-                name = raw.decode("utf-8")
-                if name.endswith(")"):
-                    marked = _MARKER.match(name)
-                    assert marked is not None
-                    name = marked.group(1)
-                found.append(name)
-            names = self._names[key] = tuple(found)
+            count = int(fields[3], 16)
+            words = fields[4].split(None, 2 * count)[: 2 * count : 2]
+        found: list[str] = []
+        for raw in words:
+            name = raw.decode("utf-8")
+            if name.endswith(")"):
+                marked = _MARKER.match(name)
+                assert marked is not None
+                name = marked.group(1)
+            found.append(name)
+        names = tuple(found)
+        parsed = self._names[pos][offset] = (names, tuple([n for n in names if "_" not in n]))
+        return parsed
+
+    def synset_names(self, synset_id: int) -> tuple[str, ...]:
+        """Lemma names without ``_`` of a synset given by its id (see ``synset_ids``)."""
+        pos = _POS[synset_id & 3][0]
+        offset = synset_id >> 2
+        return (self._names[pos].get(offset) or self._parse(pos, offset))[1]
+
+    def _collect(self, word: str, plain: bool) -> set[str]:
+        names: set[str] = set()
+        which = 1 if plain else 0
+        for synset_id in self.synset_ids(word):
+            pos = _POS[synset_id & 3][0]
+            offset = synset_id >> 2
+            names.update((self._names[pos].get(offset) or self._parse(pos, offset))[which])
         return names
 
     def lemma_names(self, word: str) -> set[str]:
         """All lemma names of NLTK's ``wordnet.synsets(word)`` (``_`` ones included)."""
-        if not self._loaded:
-            self._load()
-        lemma = word.lower()
-        names: set[str] = set()
-        for pos, _ in _POS:
-            for form in self._morphy(lemma, pos):
-                for offset in self._synset_offsets(pos, form):
-                    names.update(self._lemma_names(pos, offset))
-        return names
+        return self._collect(word, plain=False)
 
     def _synonyms(self, word: str) -> frozenset[str]:
-        names = {name for name in self.lemma_names(word) if "_" not in name}
+        names = self._collect(word, plain=True)
         names.add(word)
         return frozenset(names)
 
@@ -528,16 +578,228 @@ def _memoised(function: Callable[[str], Any]) -> Callable[[str], Any]:
     return _Memo(function).__getitem__
 
 
+# ---------------------------------------------------------------------------------------
+# NLTK's PorterStemmer (mode NLTK_EXTENSIONS), rule for rule, without its per-call
+# overhead (rule lists rebuilt on every call, a closure per condition, a Python loop
+# per measure). Same steps, same first-matching-suffix rule order, same quirks; checked
+# against the installed NLTK when first used (see porter_stem_function).
+# ---------------------------------------------------------------------------------------
+
+#: "c"/"v" per character (ASCII); "y" is resolved from its left neighbour.
+_CV_TABLE = {c: "c" for c in range(128)} | {ord(v): "v" for v in "aeiou"} | {ord("y"): "y"}
+
+
+def _cv(word: str) -> str:
+    """NLTK's consonant/vowel classes of ``word`` as a "c"/"v" string: a, e, i, o, u are
+    vowels; y is a consonant at the start or after a vowel, else a vowel; anything
+    else is a consonant."""
+    if word.isascii():
+        cv = word.translate(_CV_TABLE)
+    else:
+        cv = "".join("v" if ch in "aeiou" else "y" if ch == "y" else "c" for ch in word)
+    if "y" in cv:
+        out: list[str] = []
+        prev = "v"  # a leading y is a consonant
+        for ch in cv:
+            if ch == "y":
+                ch = "v" if prev == "c" else "c"
+            out.append(ch)
+            prev = ch
+        cv = "".join(out)
+    return cv
+
+
+def _measure(stem: str) -> int:
+    return _cv(stem).count("vc")
+
+
+def _ends_cvc(word: str) -> bool:
+    """Condition *o, with NLTK's two-letter extension."""
+    n = len(word)
+    if n >= 3:
+        return word[-1] not in "wxy" and _cv(word).endswith("cvc")
+    return n == 2 and _cv(word) == "vc"
+
+
+def _by_last_letter(rules: tuple[tuple[str, str], ...]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Rules grouped by the last letter of their suffix, each group in rule order (a
+    word can only end with suffixes ending in its own last letter, so the first rule
+    that matches is the same)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for rule in rules:
+        out.setdefault(rule[0][-1], []).append(rule)
+    return {last: tuple(group) for last, group in out.items()}
+
+
+_STEP2 = _by_last_letter(
+    (
+        ("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"),
+        ("izer", "ize"), ("bli", "ble"), ("alli", "al"), ("entli", "ent"), ("eli", "e"),
+        ("ousli", "ous"), ("ization", "ize"), ("ation", "ate"), ("ator", "ate"),
+        ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"), ("ousness", "ous"),
+        ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"), ("fulli", "ful"),
+        ("logi", "log"),
+    )
+)  # fmt: skip
+_STEP3 = _by_last_letter(
+    (
+        ("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"),
+        ("ful", ""), ("ness", ""),
+    )
+)  # fmt: skip
+_STEP4 = _by_last_letter(
+    tuple(
+        (suffix, "")
+        for suffix in (
+            "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent",
+            "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize",
+        )
+    )
+)  # fmt: skip
+
+
+def _step1b(word: str) -> str:
+    if word.endswith("ied"):
+        return word[:-3] + ("ie" if len(word) == 4 else "i")
+    if word.endswith("eed"):
+        stem = word[:-3]
+        return stem + "ee" if _measure(stem) > 0 else word
+    if word.endswith("ed"):
+        stem = word[:-2]
+    elif word.endswith("ing"):
+        stem = word[:-3]
+    else:
+        return word
+    if "v" not in _cv(stem):
+        return word
+    if stem.endswith(("at", "bl", "iz")):
+        return stem + "e"
+    if len(stem) >= 2 and stem[-1] == stem[-2] and _cv(stem)[-1] == "c":  # *d
+        return stem if stem[-1] in "lsz" else stem[:-1]
+    if stem.endswith("*d"):  # NLTK tests the rule's "*d" as a plain suffix too
+        return stem[:-2] + "d"
+    if _measure(stem) == 1 and _ends_cvc(stem):
+        return stem + "e"
+    return stem
+
+
+def _step2(word: str) -> str:
+    if word.endswith("alli") and _measure(word[:-4]) > 0:
+        return _step2(word[:-4] + "al")
+    for suffix, replacement in _STEP2.get(word[-1:], ()):
+        if word.endswith(suffix):
+            if suffix == "logi":
+                return word[:-1] if _measure(word[:-3]) > 0 else word
+            stem = word[: -len(suffix)]
+            return stem + replacement if _measure(stem) > 0 else word
+    return word
+
+
+def _step3(word: str) -> str:
+    for suffix, replacement in _STEP3.get(word[-1:], ()):
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            return stem + replacement if _measure(stem) > 0 else word
+    return word
+
+
+def _step4(word: str) -> str:
+    for suffix, _ in _STEP4.get(word[-1:], ()):
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            if _measure(stem) > 1 and (suffix != "ion" or stem[-1] in "st"):
+                return stem
+            return word
+    return word
+
+
+def _porter_nltk(word: str, pool: dict[str, str]) -> str:
+    """``PorterStemmer().stem(word)`` (mode ``NLTK_EXTENSIONS``); ``pool`` is NLTK's
+    table of irregular forms."""
+    stem = word.lower()
+    found = pool.get(stem)
+    if found is not None:
+        return found
+    if len(word) <= 2:  # NLTK measures the word as given, before lower-casing
+        return stem
+    # Step 1a (with NLTK's "ies" -> "ie" for four-letter words).
+    if stem.endswith("s"):
+        if stem.endswith("ies"):
+            stem = stem[:-1] if len(stem) == 4 else stem[:-2]
+        elif stem.endswith("sses"):
+            stem = stem[:-2]
+        elif not stem.endswith("ss"):
+            stem = stem[:-1]
+    stem = _step1b(stem)
+    # Step 1c: y -> i after a consonant, when more than one letter precedes it.
+    if stem.endswith("y") and len(stem) > 2 and _cv(stem[:-1])[-1] == "c":
+        stem = stem[:-1] + "i"
+    stem = _step2(stem)
+    stem = _step3(stem)
+    stem = _step4(stem)
+    # Step 5a.
+    if stem.endswith("e"):
+        base = stem[:-1]
+        measure = _measure(base)
+        if measure > 1 or (measure == 1 and not _ends_cvc(base)):
+            stem = base
+    # Step 5b.
+    if stem.endswith("ll") and _measure(stem[:-1]) > 1:
+        stem = stem[:-1]
+    return stem
+
+
+#: Words that take every branch of the port above (and NLTK's irregular forms); the
+#: port is used only if it stems all of them as the installed NLTK does.
+_PROBE_TEXT = (
+    "caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated "
+    "troubled sized hopping tanned falling hissing fizzed failing filing happy sky skies "
+    "relational conditional rational valenci hesitanci digitizer conformabli radicalli "
+    "differentli vileli analogousli vietnamization predication operator feudalism "
+    "decisiveness hopefulness callousness formaliti sensitiviti sensibiliti triplicate "
+    "formative formalize electriciti electrical hopeful goodness revival allowance "
+    "inference airliner gyroscopic adjustable defensible irritant replacement adjustment "
+    "dependent adoption homologou communism activate angulariti homologous effective "
+    "bowdlerize probate rate cease controll roll dying lying tying news innings outings "
+    "cannings howe proceed exceeded succeeding lies died spied cried enjoy syzygy yyyy "
+    "ab*ded generously archaeology fully hopefulli analogi toy boys sayings Running "
+    "İstanbul a is as by generalizations traditionalli"
+)
+_PORTER_PROBES = tuple(_PROBE_TEXT.split())
+
+
+def _porter_port(stemmer: Any) -> Callable[[str], str] | None:
+    """The port of ``stemmer`` (an NLTK ``PorterStemmer`` in mode NLTK_EXTENSIONS) if it
+    agrees with it on every probe word, else None."""
+    pool = dict(stemmer.pool)
+
+    def stem(word: str) -> str:
+        return _porter_nltk(word, pool)
+
+    if all(stem(word) == stemmer.stem(word) for word in _PORTER_PROBES):
+        return stem
+    return None  # a different NLTK release changed the rules: use its own code
+
+
 _PORTER: dict[str, _Memo] = {}
 
 
 def porter_stem_function(mode: str = "NLTK_EXTENSIONS") -> Callable[[str], str]:
-    """NLTK's ``PorterStemmer(mode).stem``, memoised (one shared cache per mode)."""
+    """NLTK's ``PorterStemmer(mode).stem``, memoised (one shared cache per mode).
+
+    For the default mode, ``NLTK_EXTENSIONS`` (NLTK METEOR's stemmer), a rule-for-rule
+    port of NLTK's code that runs about five times faster; it is checked against the
+    installed NLTK on first use and NLTK's own stemmer is used if they disagree.
+    """
     memo = _PORTER.get(mode)
     if memo is None:
         from nltk.stem.porter import PorterStemmer
 
-        memo = _PORTER[mode] = _Memo(PorterStemmer(mode).stem)
+        stemmer = PorterStemmer(mode)
+        function: Callable[[str], str] = stemmer.stem
+        if mode == "NLTK_EXTENSIONS":
+            function = _porter_port(stemmer) or function
+        memo = _PORTER[mode] = _Memo(function)
     return memo.__getitem__
 
 
@@ -547,13 +809,24 @@ _SYNONYMS: weakref.WeakKeyDictionary[Any, Callable[[str], frozenset[str]]] = (
 )
 
 
+def _is_default_porter(stemmer: Any) -> bool:
+    """An NLTK ``PorterStemmer`` as NLTK METEOR builds it by default."""
+    from nltk.stem.porter import PorterStemmer
+
+    return type(stemmer) is PorterStemmer and stemmer.mode == PorterStemmer.NLTK_EXTENSIONS
+
+
 def _stem_function(stemmer: StemmerLike | None) -> Callable[[str], str]:
     if stemmer is None:
         return porter_stem_function()
     try:
         return _STEMMERS[stemmer]
     except KeyError:
-        function = _STEMMERS[stemmer] = _memoised(stemmer.stem)
+        if _is_default_porter(stemmer):
+            function = porter_stem_function()
+        else:
+            function = _memoised(stemmer.stem)
+        _STEMMERS[stemmer] = function
         return function
     except TypeError:  # not weak-referenceable or not hashable: no memo
         return stemmer.stem
@@ -591,75 +864,139 @@ def _synonym_function(wordnet: Any) -> Callable[[str], frozenset[str]]:
 # The alignment and the score
 # ---------------------------------------------------------------------------------------
 
-
-def _greedy(
-    hyp_left: list[int],
-    hyp_keys: _Keys,
-    ref_left: list[int],
-    ref_keys: _Keys,
-    out: list[tuple[int, int]],
-) -> tuple[list[int], list[int]]:
-    """One identity stage. ``hyp_left`` is in descending order (NLTK visits the
-    hypothesis from its last word), ``ref_left`` ascending; each hypothesis key takes
-    the last still-free reference position with the same key. Returns what is left,
-    in the same orders."""
-    positions: dict[str, list[int]] = {}
-    for j in ref_left:
-        key = ref_keys[j]
-        found = positions.get(key)
-        if found is None:
-            positions[key] = [j]
-        else:
-            found.append(j)
-    hyp_rest: list[int] = []
-    taken: set[int] = set()
-    for i in hyp_left:
-        found = positions.get(hyp_keys[i])
-        if found:
-            j = found.pop()
-            out.append((i, j))
-            taken.add(j)
-        else:
-            hyp_rest.append(i)
-    if not taken:
-        return hyp_rest, ref_left
-    return hyp_rest, [j for j in ref_left if j not in taken]
+_NONE = -2  # "not linked" in a link list (so that _NONE + 1 is no position either)
 
 
-def _greedy_synonyms(
-    hyp_left: list[int],
-    hyp_keys: _Keys,
-    ref_left: list[int],
-    ref_keys: _Keys,
+Prefilter = tuple[Callable[[str], frozenset[int]], Callable[[str], frozenset[int]]]
+
+
+def greedy_links(
+    hyp: Sequence[str],
+    ref: Sequence[str],
+    stem: Callable[[str], str],
     synonyms: Callable[[str], frozenset[str]],
-    out: list[tuple[int, int]],
-) -> None:
-    """The synonym stage: each hypothesis word (last first) takes the last free
-    reference word among its synonyms."""
+    prefilter: Prefilter | None = None,
+) -> tuple[list[int], int, list[int], list[int]]:
+    """NLTK's greedy three-stage alignment of preprocessed tokens, in one pass.
+
+    Returns ``link`` (for each hypothesis position its reference position, or a
+    negative number), the number of links, and the hypothesis positions the stem and
+    the synonym stage linked (in the order NLTK links them); the other links are the
+    exact stage's. Each stage, as NLTK's: hypothesis positions from last to first, each
+    takes the last still-unlinked reference position with the same key (the word, then
+    its stem) or, in the synonym stage, among the hypothesis stem's ``synonyms``.
+
+    ``prefilter``, optional (see :func:`synonym_prefilter`): ``synset_ids`` and
+    ``lemma_ids`` of a :class:`WordNetSynonyms`, for lower-case keys. A hypothesis stem
+    whose synsets share none with the reference stems' cannot link by synonym, so
+    its synonym set is not needed (most are never built).
+    """
+    n = len(hyp)
+    link = [_NONE] * n
+    # Exact stage. Unlinked reference positions stay in ``positions``, ascending.
     positions: dict[str, list[int]] = {}
-    for j in ref_left:
-        key = ref_keys[j]
-        found = positions.get(key)
+    for j, word in enumerate(ref):
+        found = positions.get(word)
         if found is None:
-            positions[key] = [j]
+            positions[word] = [j]
         else:
             found.append(j)
-    for i in hyp_left:
-        syns = synonyms(hyp_keys[i])
+    rest: list[int] = []
+    for i in range(n - 1, -1, -1):
+        found = positions.get(hyp[i])
+        if found:
+            link[i] = found.pop()
+        else:
+            rest.append(i)
+    matches = n - len(rest)
+    ref_left = len(ref) - matches
+    if not rest or not ref_left:
+        return link, matches, [], []
+    # Stem stage, on what is left; reference positions regrouped by stem.
+    by_stem: dict[str, list[int]] = {}
+    for word, found in positions.items():
+        if found:
+            key = stem(word)
+            same = by_stem.get(key)
+            if same is None:
+                by_stem[key] = found
+            else:
+                same.extend(found)
+                same.sort()
+    stem_links: list[int] = []
+    rest_keys: list[tuple[int, str]] = []
+    for i in rest:
+        key = stem(hyp[i])
+        found = by_stem.get(key)
+        if found:
+            link[i] = found.pop()
+            stem_links.append(i)
+        else:
+            rest_keys.append((i, key))
+    matches += len(stem_links)
+    ref_left -= len(stem_links)
+    if not rest_keys or not ref_left:
+        return link, matches, stem_links, []
+    # Synonym stage. A stem left on both sides is impossible here (the stem stage
+    # would have linked it), so a link needs a reference stem among the synonyms.
+    pool = {key: found for key, found in by_stem.items() if found}
+    reachable: set[int] | None = None
+    if prefilter is not None:
+        synset_ids, lemma_ids = prefilter
+        reachable = set().union(*map(lemma_ids, pool))
+        if not reachable:
+            return link, matches, stem_links, []
+    syn_links: list[int] = []
+    for i, key in rest_keys:
+        if reachable is not None and reachable.isdisjoint(synset_ids(key)):
+            continue
+        syns = synonyms(key)
+        if syns.isdisjoint(pool):
+            continue
         best_j = -1
         best: list[int] | None = None
-        if len(syns) <= len(positions):
-            for word in syns:
-                found = positions.get(word)
-                if found and found[-1] > best_j:
-                    best_j, best = found[-1], found
-        else:
-            for word, found in positions.items():
-                if found and found[-1] > best_j and word in syns:
-                    best_j, best = found[-1], found
+        for word in syns.intersection(pool):
+            found = pool[word]
+            if found and found[-1] > best_j:
+                best_j = found[-1]
+                best = found
         if best is not None:
             best.pop()
-            out.append((i, best_j))
+            link[i] = best_j
+            syn_links.append(i)
+            ref_left -= 1
+            if not ref_left:
+                break
+    return link, matches + len(syn_links), stem_links, syn_links
+
+
+def synonym_prefilter(
+    stem: Callable[[str], str], synonyms: Callable[[str], frozenset[str]]
+) -> Prefilter | None:
+    """The ``prefilter`` of :func:`greedy_links` when it is known to be safe: stems
+    from :func:`porter_stem_function` (lower case) and synonyms from a
+    :class:`WordNetSynonyms`; None otherwise."""
+    stem_memo = getattr(stem, "__self__", None)
+    if not any(stem_memo is memo for memo in _PORTER.values()):
+        return None
+    memo = getattr(synonyms, "__self__", None)
+    wordnet = getattr(getattr(memo, "function", None), "__self__", None)
+    if isinstance(memo, _Memo) and isinstance(wordnet, WordNetSynonyms):
+        return wordnet.synset_ids, wordnet.lemma_ids
+    return None
+
+
+def chunk_count(link: Sequence[int]) -> int:
+    """Chunks of a link list (runs of links adjacent on both sides), as NLTK counts
+    them on its hypothesis-ordered pairs; 0 without links (NLTK says 1, but then the
+    score is 0 either way)."""
+    chunks = 0
+    previous = _NONE
+    for j in link:
+        if j >= 0 and j != previous + 1:
+            chunks += 1
+        previous = j
+    return chunks
 
 
 def align_stages(
@@ -674,49 +1011,12 @@ def align_stages(
     synonym stages, each in the order NLTK makes them. ``stem`` and ``synonyms``
     default to the memoised NLTK Porter stemmer and the default WordNet.
     """
-    stem = stem or porter_stem_function()
-    exact: list[tuple[int, int]] = []
-    stems: list[tuple[int, int]] = []
-    syns: list[tuple[int, int]] = []
-    hyp_left, ref_left = _greedy(
-        list(range(len(hyp) - 1, -1, -1)), hyp, list(range(len(ref))), ref, exact
+    link, _, stem_links, syn_links = greedy_links(
+        hyp, ref, stem or porter_stem_function(), synonyms or default_wordnet().synonyms
     )
-    if hyp_left and ref_left:
-        hyp_stems = {i: stem(hyp[i]) for i in hyp_left}
-        ref_stems = {j: stem(ref[j]) for j in ref_left}
-        hyp_left, ref_left = _greedy(hyp_left, hyp_stems, ref_left, ref_stems, stems)
-        if hyp_left and ref_left:
-            _greedy_synonyms(
-                hyp_left,
-                hyp_stems,
-                ref_left,
-                ref_stems,
-                synonyms or default_wordnet().synonyms,
-                syns,
-            )
-    return exact, stems, syns
-
-
-def _align(
-    hyp: Sequence[str],
-    ref: Sequence[str],
-    stem: Callable[[str], str],
-    synonyms: Callable[[str], frozenset[str]],
-) -> list[tuple[int, int]]:
-    """NLTK's greedy three-stage alignment, as (hyp, ref) pairs sorted by hyp index."""
-    exact, stems, syns = align_stages(hyp, ref, stem, synonyms)
-    pairs = exact + stems + syns
-    pairs.sort()
-    return pairs
-
-
-def _chunks(pairs: list[tuple[int, int]]) -> int:
-    """NLTK's chunk count of hypothesis-ordered pairs (1 for no pairs, as NLTK)."""
-    chunks = 1
-    for k in range(len(pairs) - 1):
-        if not (pairs[k + 1][0] == pairs[k][0] + 1 and pairs[k + 1][1] == pairs[k][1] + 1):
-            chunks += 1
-    return chunks
+    later = set(stem_links) | set(syn_links)
+    exact = [(i, link[i]) for i in range(len(hyp) - 1, -1, -1) if link[i] >= 0 and i not in later]
+    return exact, [(i, link[i]) for i in stem_links], [(i, link[i]) for i in syn_links]
 
 
 def _formula(
@@ -743,6 +1043,22 @@ def _tokens(value: Iterable[str], role: str, preprocess: Callable[[str], str]) -
     return list(map(preprocess, value))
 
 
+_Functions = tuple[Callable[[str], str], Callable[[str], frozenset[str]], Prefilter | None]
+_DEFAULT_FUNCTIONS: list[_Functions] = []  # the defaults' (stable: memos are cleared in place)
+
+
+def _functions(stemmer: StemmerLike | None, wordnet: Any) -> _Functions:
+    """Stemmer, synonyms and prefilter for the arguments of the scoring functions."""
+    if stemmer is None and wordnet is None:
+        if not _DEFAULT_FUNCTIONS:
+            stem, synonyms = porter_stem_function(), default_wordnet().synonyms
+            _DEFAULT_FUNCTIONS.append((stem, synonyms, synonym_prefilter(stem, synonyms)))
+        return _DEFAULT_FUNCTIONS[0]
+    stem = _stem_function(stemmer)
+    synonyms = _synonym_function(wordnet)
+    return stem, synonyms, synonym_prefilter(stem, synonyms)
+
+
 def align_words(
     hypothesis: Iterable[str],
     reference: Iterable[str],
@@ -753,7 +1069,8 @@ def align_words(
     sorted by hypothesis index (NLTK lower-cases the tokens here, and so do we)."""
     hyp = _tokens(hypothesis, "hypothesis", str.lower)
     ref = _tokens(reference, "reference", str.lower)
-    return _align(hyp, ref, _stem_function(stemmer), _synonym_function(wordnet))
+    link = greedy_links(hyp, ref, *_functions(stemmer, wordnet))[0]
+    return [(i, j) for i, j in enumerate(link) if j >= 0]
 
 
 def single_meteor_score(
@@ -776,8 +1093,8 @@ def single_meteor_score(
     """
     hyp = _tokens(hypothesis, "hypothesis", preprocess)
     ref = _tokens(reference, "reference", preprocess)
-    pairs = _align(hyp, ref, _stem_function(stemmer), _synonym_function(wordnet))
-    return _formula(len(pairs), _chunks(pairs), len(hyp), len(ref), alpha, beta, gamma)
+    link, matches, _, _ = greedy_links(hyp, ref, *_functions(stemmer, wordnet))
+    return _formula(matches, chunk_count(link), len(hyp), len(ref), alpha, beta, gamma)
 
 
 def meteor_score(
@@ -800,16 +1117,15 @@ def meteor_score(
     ...                    ["the", "cat", "was", "sat", "on", "the", "mat"]), 4)
     0.9654
     """
-    stem = _stem_function(stemmer)
-    synonyms = _synonym_function(wordnet)
+    stem, synonyms, prefilter = _functions(stemmer, wordnet)
     hyp: list[str] | None = None
     best: float | None = None
     for reference in references:
         if hyp is None:
             hyp = _tokens(hypothesis, "hypothesis", preprocess)
         ref = _tokens(reference, "reference", preprocess)
-        pairs = _align(hyp, ref, stem, synonyms)
-        value = _formula(len(pairs), _chunks(pairs), len(hyp), len(ref), alpha, beta, gamma)
+        link, matches, _, _ = greedy_links(hyp, ref, stem, synonyms, prefilter)
+        value = _formula(matches, chunk_count(link), len(hyp), len(ref), alpha, beta, gamma)
         if best is None or value > best:
             best = value
     if best is None:

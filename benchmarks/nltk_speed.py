@@ -14,12 +14,17 @@ against ``xray.reference``, 2,489 segments each, tokens ``line.split()``) four w
 
 and compares every segment's score with NLTK's: ``identical`` counts the bit-identical
 ones (the preset's Fmean expression may round differently in the last bit; the
-largest difference is printed). One-off loading (WordNet, stemmer, plugins) is timed
-apart from scoring. ``cold`` runs start with empty caches (meteorx: no memoised stem,
-synonym set or synset, a new Scorer; NLTK: no parsed synset); ``warm`` runs keep the
-memoised per-word work of the previous run (the preset still gets a new Scorer, so
-every reference is prepared again, as on a new corpus). Times are CPU seconds, best of
-``--repeat`` runs; ``x NLTK`` compares cold with cold and warm with warm.
+largest difference is printed).
+
+Each contender runs in a fresh process of its own (so what one has loaded, such as
+the ~400,000 objects of NLTK's WordNet reader that Python's cyclic garbage collector
+keeps walking, does not slow the others), loads its resources there (``load s``,
+timed apart), then scores every segment ``--repeat`` times from empty caches
+(``cold``: meteorx without memoised stems, synsets or synonym sets and, for the
+preset, with a new Scorer; NLTK without parsed synsets) and ``--repeat`` times keeping
+the per-word memos of the previous run (``warm``; the preset still gets a new Scorer,
+so every reference is prepared again, as on a new corpus). Times are CPU seconds, the
+best run counts; ``x NLTK`` compares cold with cold and warm with warm.
 
 Data: ``$METEORX_DATA`` or ``<repo>/../shared/data``.
 
@@ -31,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 import warnings
@@ -38,12 +44,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from meteorx.compat import nltk as compat
-
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
+CONTENDERS = ("nltk", "compat", "preset", "preset-lines")
 
 Lines = list[tuple[str, str]]  # (hypothesis line, reference line)
+Scores = list[float]
 
 
 def load_lines(limit: int | None) -> list[Lines]:
@@ -63,13 +69,13 @@ def load_lines(limit: int | None) -> list[Lines]:
 
 
 def timed(
-    run: Callable[[], list[float]], repeat: int, before: Callable[[], None]
-) -> tuple[list[float], float]:
+    run: Callable[[], Scores], repeat: int, before: Callable[[], None]
+) -> tuple[Scores, float]:
     """Scores and the CPU seconds ``run`` took, best of ``repeat`` runs (``before`` runs
     untimed ahead of each). CPU time, so other processes on a busy machine distort the
     comparison less; everything here is single-threaded."""
     best = float("inf")
-    scores: list[float] = []
+    scores: Scores = []
     for _ in range(repeat):
         before()
         start = time.process_time()
@@ -82,103 +88,99 @@ def _nothing() -> None:
     pass
 
 
+def measure(name: str, systems: list[Lines], repeat: int) -> dict[str, Any]:
+    """Load, cold runs, warm runs of one contender (in this process)."""
+    from meteorx.compat import nltk as compat
+
+    pairs = [(h.split(), r.split()) for system in systems for h, r in system]
+    start = time.process_time()
+    run: Callable[[], Scores]
+    cold_start: Callable[[], None]
+    warm_start: Callable[[], None] = _nothing
+    if name == "nltk":
+        compat.build_nltk_data(prepend=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from nltk.corpus import wordnet
+            from nltk.translate.meteor_score import meteor_score as nltk_meteor_score
+
+            wordnet.ensure_loaded()
+
+        def run() -> Scores:
+            return [float(nltk_meteor_score([r], h)) for h, r in pairs]
+
+        def cold_start() -> None:  # NLTK memoises parsed synsets; nothing else
+            wordnet._synset_offset_cache.clear()
+
+    elif name == "compat":
+        compat.default_wordnet().load()
+        compat.porter_stem_function()
+        meteor_score = compat.meteor_score
+
+        def run() -> Scores:
+            return [meteor_score([r], h) for h, r in pairs]
+
+        cold_start = compat.clear_caches
+    else:
+        from meteorx.scorer import Scorer
+
+        scorer = Scorer("nltk")
+        scorer.matchers[-1].wordnet.load()  # type: ignore[attr-defined]
+
+        def warm_start() -> None:
+            nonlocal scorer
+            scorer = Scorer("nltk")
+
+        def cold_start() -> None:
+            compat.clear_caches()
+            warm_start()
+
+        if name == "preset":
+
+            def run() -> Scores:
+                segment = scorer.segment
+                return [segment(h, [r]).score for h, r in pairs]
+
+        else:
+
+            def run() -> Scores:
+                scores: Scores = []
+                for system in systems:
+                    result = scorer.corpus([h for h, _ in system], [r for _, r in system])
+                    scores += [s.score for s in result.segments]
+                return scores
+
+    load = time.process_time() - start
+    cold_scores, cold = timed(run, repeat, cold_start)
+    warm_scores, warm = timed(run, repeat, warm_start)
+    if warm_scores != cold_scores:
+        raise SystemExit(f"{name}: warm and cold runs disagree")
+    return {"load_s": load, "cold_s": cold, "warm_s": warm, "scores": cold_scores}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, default=None, help="segments per system")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best counts")
+    parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     systems = load_lines(args.limit)
-    pairs = [(h.split(), r.split()) for system in systems for h, r in system]
-    n = len(pairs)
+    if args.worker:  # one contender, in a process of its own: JSON on stdout
+        json.dump(measure(args.worker, systems, args.repeat), sys.stdout)
+        return 0
+
     results: dict[str, dict[str, Any]] = {}
-
-    def record(name: str, load: float, cold: float, warm: float, got: list[float]) -> None:
-        diffs = [abs(a - b) for a, b in zip(got, reference, strict=True)]
-        results[name] = {
-            "load_s": load,
-            "cold_s": cold,
-            "warm_s": warm,
-            "identical": sum(a == b for a, b in zip(got, reference, strict=True)),
-            "max_diff": max(diffs, default=0.0),
-        }
-
-    # -- NLTK itself ---------------------------------------------------------------------
-    start = time.process_time()
-    compat.build_nltk_data(prepend=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from nltk.corpus import wordnet
-        from nltk.translate.meteor_score import meteor_score as nltk_meteor_score
-
-        wordnet.ensure_loaded()
-    nltk_load = time.process_time() - start
-
-    def nltk_run() -> list[float]:
-        return [float(nltk_meteor_score([r], h)) for h, r in pairs]
-
-    def fresh_nltk() -> None:  # NLTK memoises parsed synsets; nothing else
-        wordnet._synset_offset_cache.clear()
-
-    reference, cold = timed(nltk_run, args.repeat, fresh_nltk)
-    got, warm = timed(nltk_run, args.repeat, _nothing)
-    assert got == reference
-    record("nltk", nltk_load, cold, warm, got)
-
-    # -- meteorx.compat.nltk.meteor_score ------------------------------------------------
-    compat.clear_caches()
-    start = time.process_time()
-    compat.default_wordnet().load()
-    compat.porter_stem_function()  # the stemmer, with an empty memo
-    compat_load = time.process_time() - start
-    meteor_score = compat.meteor_score
-
-    def compat_run() -> list[float]:
-        return [meteor_score([r], h) for h, r in pairs]
-
-    got, cold = timed(compat_run, args.repeat, compat.clear_caches)
-    cold_scores = got
-    got, warm = timed(compat_run, args.repeat, _nothing)
-    assert got == cold_scores
-    record("compat", compat_load, cold, warm, got)
-
-    # -- the nltk preset through Scorer --------------------------------------------------
-    from meteorx.scorer import Scorer
-
-    compat.clear_caches()
-    start = time.process_time()
-    scorer = Scorer("nltk")
-    scorer.matchers[-1].wordnet.load()  # type: ignore[attr-defined]
-    preset_load = time.process_time() - start
-
-    def new_scorer() -> None:
-        nonlocal scorer
-        scorer = Scorer("nltk")
-
-    def cold_scorer() -> None:
-        compat.clear_caches()
-        new_scorer()
-
-    def preset_run() -> list[float]:
-        segment = scorer.segment
-        return [segment(h, [r]).score for h, r in pairs]
-
-    got, cold = timed(preset_run, args.repeat, cold_scorer)
-    got, warm = timed(preset_run, args.repeat, new_scorer)
-    record("preset", preset_load, cold, warm, got)
-
-    def lines_run() -> list[float]:
-        scores: list[float] = []
-        for system in systems:
-            result = scorer.corpus([h for h, _ in system], [r for _, r in system])
-            scores += [s.score for s in result.segments]
-        return scores
-
-    got, cold = timed(lines_run, args.repeat, cold_scorer)
-    got, warm = timed(lines_run, args.repeat, new_scorer)
-    record("preset-lines", preset_load, cold, warm, got)
-
-    # -- report --------------------------------------------------------------------------
+    for name in CONTENDERS:
+        command = [sys.executable, __file__, "--worker", name, "--repeat", str(args.repeat)]
+        if args.limit is not None:
+            command += ["--limit", str(args.limit)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode:
+            sys.exit(f"{name} failed:\n{done.stderr}")
+        results[name] = json.loads(done.stdout)
+    reference = results["nltk"]["scores"]
+    n = len(reference)
     base = results["nltk"]
     print(f"{n} segments (xray system1 + system2, whitespace tokens); CPU s, best of {args.repeat}")
     print(
@@ -186,6 +188,11 @@ def main() -> int:
         f"{'x NLTK':>7}  scores identical to NLTK's"
     )
     for name, row in results.items():
+        got = row.pop("scores")
+        row["identical"] = sum(a == b for a, b in zip(got, reference, strict=True))
+        row["max_diff"] = max(
+            (abs(a - b) for a, b in zip(got, reference, strict=True)), default=0.0
+        )
         for kind in ("cold", "warm"):
             row[f"{kind}_seg_per_s"] = n / row[f"{kind}_s"]
             row[f"{kind}_speedup"] = base[f"{kind}_s"] / row[f"{kind}_s"]
@@ -198,8 +205,8 @@ def main() -> int:
             f"{row['warm_speedup']:7.1f}  {same}"
         )
     print(
-        "cold = empty memo caches (NLTK: empty synset cache; preset: also a new Scorer), "
-        "warm = per-word memos filled by the previous run."
+        "Each row in a fresh process; cold = empty memo caches (NLTK: no parsed synset; "
+        "preset: also a new Scorer), warm = per-word memos kept from the previous run."
     )
     if args.json:
         args.json.write_text(json.dumps({"segments": n, **results}, indent=2), encoding="utf-8")

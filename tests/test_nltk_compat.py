@@ -550,6 +550,9 @@ def test_random_synonym_rich_sentences_equal_real_nltk(nltk_wordnet: Any) -> Non
     rng = random.Random(314)
     stemmer = PorterStemmer()
     linked_by_synonym = 0
+    stem, synonyms = compat.porter_stem_function(), compat.default_wordnet().synonyms
+    prefilter = compat.synonym_prefilter(stem, synonyms)
+    assert prefilter is not None
     for _ in range(500):
         hyp = _random_sentence(rng, vocabulary, 14)
         refs = [_random_sentence(rng, vocabulary, 14) for _ in range(rng.randint(1, 2))]
@@ -557,9 +560,10 @@ def test_random_synonym_rich_sentences_equal_real_nltk(nltk_wordnet: Any) -> Non
         assert compat.meteor_score(refs, hyp) == expected, (hyp, refs)
         links = nltk_meteor.align_words(hyp, refs[0], stemmer=stemmer, wordnet=nltk_wordnet)[0]
         assert compat.align_words(hyp, refs[0]) == links
-        linked_by_synonym += len(
-            compat.align_stages([w.lower() for w in hyp], [w.lower() for w in refs[0]])[2]
-        )
+        lower = [w.lower() for w in hyp], [w.lower() for w in refs[0]]
+        with_prefilter = compat.greedy_links(*lower, stem, synonyms, prefilter)
+        assert with_prefilter == compat.greedy_links(*lower, stem, synonyms)
+        linked_by_synonym += len(with_prefilter[3])
         assert abs(scorer.segment(hyp, refs).score - expected) <= 1e-9
     assert linked_by_synonym > 50  # the synonym stage is well exercised
 

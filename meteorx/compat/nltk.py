@@ -867,7 +867,12 @@ def _synonym_function(wordnet: Any) -> Callable[[str], frozenset[str]]:
 _NONE = -2  # "not linked" in a link list (so that _NONE + 1 is no position either)
 
 
-Prefilter = tuple[Callable[[str], frozenset[int]], Callable[[str], frozenset[int]]]
+#: ``synset_ids``, ``lemma_ids`` and ``synset_names`` of a :class:`WordNetSynonyms`.
+Prefilter = tuple[
+    Callable[[str], frozenset[int]],
+    Callable[[str], frozenset[int]],
+    Callable[[int], tuple[str, ...]],
+]
 
 
 def greedy_links(
@@ -886,10 +891,12 @@ def greedy_links(
     takes the last still-unlinked reference position with the same key (the word, then
     its stem) or, in the synonym stage, among the hypothesis stem's ``synonyms``.
 
-    ``prefilter``, optional (see :func:`synonym_prefilter`): ``synset_ids`` and
-    ``lemma_ids`` of a :class:`WordNetSynonyms`, for lower-case keys. A hypothesis stem
-    whose synsets share none with the reference stems' cannot link by synonym, so
-    its synonym set is not needed (most are never built).
+    ``prefilter``, optional (see :func:`synonym_prefilter`), replaces ``synonyms`` by
+    what they are made of, for a :class:`WordNetSynonyms` and lower-case keys: a
+    reference stem is among the synonyms of a hypothesis stem when it is a lemma name
+    (without ``_``) of one of its synsets, and then the index lists that synset for
+    the reference stem. So only synsets shared by both sides are read, and most
+    synonym sets are never built.
     """
     n = len(hyp)
     link = [_NONE] * n
@@ -940,21 +947,38 @@ def greedy_links(
     # Synonym stage. A stem left on both sides is impossible here (the stem stage
     # would have linked it), so a link needs a reference stem among the synonyms.
     pool = {key: found for key, found in by_stem.items() if found}
-    reachable: set[int] | None = None
+    syn_links: list[int] = []
     if prefilter is not None:
-        synset_ids, lemma_ids = prefilter
-        reachable = set().union(*map(lemma_ids, pool))
+        synset_ids, lemma_ids, synset_names = prefilter
+        reachable = set().union(*map(lemma_ids, pool))  # synsets of reference stems
         if not reachable:
             return link, matches, stem_links, []
-    syn_links: list[int] = []
+        for i, key in rest_keys:
+            ids = synset_ids(key)
+            if reachable.isdisjoint(ids):
+                continue
+            best_j = -1
+            best: list[int] | None = None
+            for synset_id in reachable.intersection(ids):
+                for word in synset_names(synset_id):
+                    found = pool.get(word)
+                    if found and found[-1] > best_j:
+                        best_j = found[-1]
+                        best = found
+            if best is not None:
+                best.pop()
+                link[i] = best_j
+                syn_links.append(i)
+                ref_left -= 1
+                if not ref_left:
+                    break
+        return link, matches + len(syn_links), stem_links, syn_links
     for i, key in rest_keys:
-        if reachable is not None and reachable.isdisjoint(synset_ids(key)):
-            continue
         syns = synonyms(key)
         if syns.isdisjoint(pool):
             continue
         best_j = -1
-        best: list[int] | None = None
+        best = None
         for word in syns.intersection(pool):
             found = pool[word]
             if found and found[-1] > best_j:
@@ -981,8 +1005,8 @@ def synonym_prefilter(
         return None
     memo = getattr(synonyms, "__self__", None)
     wordnet = getattr(getattr(memo, "function", None), "__self__", None)
-    if isinstance(memo, _Memo) and isinstance(wordnet, WordNetSynonyms):
-        return wordnet.synset_ids, wordnet.lemma_ids
+    if isinstance(wordnet, WordNetSynonyms) and synonyms == wordnet.synonyms:
+        return wordnet.synset_ids, wordnet.lemma_ids, wordnet.synset_names
     return None
 
 

@@ -30,9 +30,10 @@ compiled file in milliseconds. The signature names the table by its SHA-256.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib.util import find_spec
-from operator import itemgetter
+from itertools import compress, pairwise, repeat
+from operator import itemgetter, not_
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,6 @@ from meteorx.languages import Language
 from meteorx.matchers import Matcher
 from meteorx.paraphrase_table import ParaphraseTable, load_table
 from meteorx.resources import Located, locate, short_checksum
-from meteorx.types import Span
 
 __all__ = [
     "DIR_ENV",
@@ -151,78 +151,92 @@ class ParaphraseOptions(BaseModel):
     )
 
 
+#: A table phrase as the matcher keeps it: ``(value, keys, sizes, rests)``. ``value`` is
+#: the table's index value (bit 0: a longer phrase starts with this one); then, for each
+#: paraphrase in table order (a pair listed twice is there twice): its *key* (itself
+#: when it has one or two words, else its first two words), its number of words, and
+#: the words after the key ("" for none). Tuples of strings and small numbers only: the
+#: garbage collector soon stops tracking them, so keeping many costs it nothing.
+_Phrase = tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ...]]
+
+#: the entry of a word that starts no phrase
+_NO_WORD: tuple[dict[str, Any], Any] = ({}, 0)
+
+#: Phrases decoded and kept per matcher (the English table has 430 k).
+_MAX_PHRASES = 200_000
+
+_FIRST_TWO = itemgetter(slice(2))
+_AFTER_TWO = itemgetter(slice(2, None))
+
+
 class _Sentence:
     """A sentence prepared for the paraphrase matcher.
 
-    ``phrases``: the table phrases found in it as ``(start, words, paraphrases in table
-    order, the same as a set)``, by start then length; ``reach_len``: the most words in
-    one of their paraphrases; :meth:`ngrams`: its own n-grams.
+    ``tokens``; ``bigrams``: its bigrams as ``"w1 w2"``; the table phrases in it, by
+    start then length (Meteor 1.5's trie-walk order): their ``starts``, ``lengths`` and
+    :data:`_Phrase` (``phrases``) and their paraphrases' ``keys``; ``present``: its
+    tokens and bigrams, the keys of the paraphrases that can occur in it.
     """
 
-    __slots__ = ("_grams", "_grams_len", "_starts", "phrases", "reach_len", "tokens")
+    __slots__ = ("bigrams", "keys", "lengths", "phrases", "present", "starts", "tokens")
 
     def __init__(
         self,
         tokens: tuple[str, ...],
-        phrases: list[tuple[int, int, tuple[str, ...], frozenset[str]]],
-        reach_len: int,
+        bigrams: tuple[str, ...],
+        starts: list[int],
+        lengths: list[int],
+        phrases: list[_Phrase],
+        keys: list[tuple[str, ...]],
     ) -> None:
         self.tokens = tokens
+        self.bigrams = bigrams
+        self.starts = starts
+        self.lengths = lengths
         self.phrases = phrases
-        self.reach_len = reach_len
-        self._grams: set[str] = set()
-        self._grams_len = 0
-        self._starts: tuple[str, dict[int, int]] | None = None
-
-    def ngrams(self, length: int) -> set[str]:
-        """Its n-grams of up to ``length`` words, as space-joined text (built on demand)."""
-        if length > self._grams_len:
-            tokens = self.tokens
-            grams = self._grams
-            if self._grams_len == 0:
-                grams.update(tokens)
-                self._grams_len = 1
-            for size in range(self._grams_len + 1, min(length, len(tokens)) + 1):
-                grams.update(map(" ".join, zip(*[tokens[i:] for i in range(size)], strict=False)))
-            self._grams_len = max(length, self._grams_len)
-        return self._grams
-
-    def find(self, gram: str) -> list[int]:
-        """Token positions where the n-gram ``gram`` starts, ascending."""
-        located = self._starts
-        if located is None:
-            starts: dict[int, int] = {}
-            at = 0
-            for k, token in enumerate(self.tokens):
-                starts[at] = k
-                at += len(token) + 1
-            located = self._starts = (f" {' '.join(self.tokens)} ", starts)
-        text, starts = located
-        gram = f" {gram} "
-        found = []
-        at = text.find(gram)
-        while at >= 0:
-            found.append(starts[at])
-            at = text.find(gram, at + 1)
-        return found
+        self.keys = keys
+        present = set(tokens)
+        present.update(bigrams)
+        self.present = present
 
 
-def _in_order(
-    targets: tuple[str, ...], target_set: frozenset[str], grams: set[str]
-) -> Iterable[str]:
-    """The paraphrases of one phrase that are among ``grams``, in table order (a pair
-    listed twice counts twice, as in Meteor 1.5)."""
-    found = target_set.intersection(grams)
-    if len(targets) != len(target_set):
-        return [target for target in targets if target in found]
-    if len(found) > 1:
-        return sorted(found, key=targets.index)
-    return found
+def _links(sentence: _Sentence, other: _Sentence) -> Iterator[tuple[int, int, int, int]]:
+    """For each phrase of ``sentence`` (in order), each paraphrase (in table order) and
+    each position where it occurs in ``other`` (ascending): ``(start, words, position,
+    words there)``."""
+    present = other.present
+    tokens = other.tokens
+    bigrams = other.bigrams
+    n = len(tokens)
+    starts = sentence.starts
+    lengths = sentence.lengths
+    phrases = sentence.phrases
+    for i in compress(range(len(phrases)), map(not_, map(present.isdisjoint, sentence.keys))):
+        k = starts[i]
+        length = lengths[i]
+        _, keys, sizes, rests = phrases[i]
+        for key, size, rest in compress(
+            zip(keys, sizes, rests, strict=True), map(present.__contains__, keys)
+        ):
+            seq = tokens if size == 1 else bigrams
+            at = seq.index(key)
+            count = seq.count(key)
+            while True:
+                if size < 3 or (
+                    at + size <= n
+                    and rest
+                    == (tokens[at + 2] if size == 3 else " ".join(tokens[at + 2 : at + size]))
+                ):
+                    yield k, length, at, size
+                count -= 1
+                if not count:
+                    break
+                at = seq.index(key, at + 1)
 
 
 def _safe(token: str) -> str:
     # A token with a space (or an empty one) can match no word of the table; keep it
-    # from gluing onto its neighbours in the joined text.
+    # from gluing onto its neighbours in n-grams.
     return token if token and " " not in token else "\x00"
 
 
@@ -238,50 +252,88 @@ class ParaphraseMatcher(Matcher):
         assert isinstance(options, ParaphraseOptions)
         self.located = find_paraphrase_table(language, options.path)
         self.table: ParaphraseTable = load_table(self.located.path)
+        #: first word -> (the table's keys starting with it (phrases and their prefixes)
+        #: -> index value or, once a sentence had it, decoded :data:`_Phrase`; the same
+        #: for the word itself)
+        self._words: dict[str, tuple[dict[str, Any], Any]] = {}
+        self._decoded = 0
+
+    def _keys(self, word: str) -> tuple[dict[str, Any], Any]:
+        keys = self.table.first_word_index(word)
+        entry = (keys, keys[word]) if keys else _NO_WORD
+        self._words[word] = entry
+        return entry
+
+    def _phrase(self, key: str, value: int) -> _Phrase:
+        """Decode a phrase's paraphrases (once: it replaces the value in the index)."""
+        words = list(map(str.split, self.table.targets(value), repeat(" ")))
+        phrase = (
+            value,
+            tuple(map(" ".join, map(_FIRST_TWO, words))),
+            tuple(map(len, words)),
+            tuple(map(" ".join, map(_AFTER_TWO, words))),
+        )
+        if self._decoded >= _MAX_PHRASES:
+            self._words = {}
+            self._decoded = 0
+        else:
+            first = key.partition(" ")[0]
+            keys = self._words[first][0]
+            keys[key] = phrase
+            if key == first:
+                self._words[first] = (keys, phrase)
+        self._decoded += 1
+        return phrase
 
     def prepare(self, tokens: Sequence[str]) -> _Sentence:
         words = tuple(tokens)
-        for token in words:
-            if not token or " " in token:
-                words = tuple(map(_safe, words))
-                break
-        table = self.table
-        groups = table.groups
-        phrases = []
-        reach_len = 0
-        for start, length, value in table.occurrences(words):
-            targets, target_set, most = groups.get(value) or table.group(value)
-            phrases.append((start, length, targets, target_set))
-            if most > reach_len:
-                reach_len = most
-        return _Sentence(words, phrases, reach_len)
+        if "" in words or " ".join(words).count(" ") != len(words) - 1:
+            words = tuple(map(_safe, words))
+        n = len(words)
+        bigrams = tuple(map(" ".join, pairwise(words)))
+        index = self._words
+        found = list(map(index.get, words))
+        entries: list[tuple[dict[str, Any], Any]] = (
+            [self._keys(w) if e is None else e for w, e in zip(words, found, strict=True)]
+            if None in found
+            else found  # type: ignore[assignment]
+        )
+        starts: list[int] = []
+        lengths: list[int] = []
+        phrases: list[_Phrase] = []
+        wanted: list[tuple[str, ...]] = []
+        for k in compress(range(n), map(itemgetter(1), entries)):
+            keys, value = entries[k]
+            key = words[k]
+            length = 1
+            while True:  # Meteor 1.5's trie walk: longer phrases while a key goes on
+                if value.__class__ is not int:
+                    starts.append(k)
+                    lengths.append(length)
+                    phrases.append(value)
+                    wanted.append(value[1])
+                    value = value[0]
+                elif value > 1:
+                    phrase = self._phrase(key, value)
+                    starts.append(k)
+                    lengths.append(length)
+                    phrases.append(phrase)
+                    wanted.append(phrase[1])
+                if not value & 1 or k + length == n:
+                    break
+                key = bigrams[k] if length == 1 else f"{key} {words[k + length]}"
+                length += 1
+                value = keys.get(key, 0)
+        return _Sentence(words, bigrams, starts, lengths, phrases, wanted)
 
-    def candidates(self, hyp: Any, ref: Any) -> list[Span]:
-        spans: list[Span] = []
+    def candidates(self, hyp: Any, ref: Any) -> list[tuple[int, int, int, int]]:
         # 1. phrases of the reference, their paraphrases found in the hypothesis
-        if ref.phrases:
-            grams = hyp.ngrams(ref.reach_len)
-            for k, length, targets, target_set in ref.phrases:
-                if target_set.isdisjoint(grams):
-                    continue
-                for target in _in_order(targets, target_set, grams):
-                    size = target.count(" ") + 1
-                    for m in hyp.find(target):
-                        spans.append(Span(m, size, k, length))
+        spans = [(m, size, k, length) for k, length, m, size in _links(ref, hyp)]
         # 2. phrases of the hypothesis, their paraphrases found in the reference
-        if hyp.phrases:
-            grams = ref.ngrams(hyp.reach_len)
-            second: list[Span] = []
-            for m, length, targets, target_set in hyp.phrases:
-                if target_set.isdisjoint(grams):
-                    continue
-                for target in _in_order(targets, target_set, grams):
-                    size = target.count(" ") + 1
-                    for k in ref.find(target):
-                        second.append(Span(m, length, k, size))
-            if second:
-                spans.extend(second)
-                spans.sort(key=itemgetter(2))  # stable: step 1 first at each position
+        second = list(_links(hyp, ref))
+        if second:
+            spans += second
+            spans.sort(key=itemgetter(2))  # stable: step 1 first at each position
         return spans
 
     def describe(self) -> str:

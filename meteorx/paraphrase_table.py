@@ -850,7 +850,7 @@ class ParaphraseTable:
         runs = entry if isinstance(entry, list) else [entry]
         sub: dict[str, int] = {}
         for start, end, first in runs:
-            keys = bytes(self._data[at + start : at + end]).decode("utf-8").split("\n")
+            keys = self._data[at + start : at + end].decode("utf-8").split("\n")
             values = self._values[first : first + len(keys)].tolist()
             if not sub:
                 sub = dict(zip(keys, values, strict=True))

@@ -17,14 +17,23 @@ earlier stage already links the same words, and the table's probabilities are ig
 and, within one, in the jar's order (all of step 1, then step 2), which its beam
 search's tie-breaking depends on.
 
+How: :meth:`ParaphraseMatcher.prepare` walks a sentence like the jar's trie (keys of
+the first words it meets are read from the compiled table once, a phrase's paraphrases
+are decoded once) and keeps its tokens, bigrams and phrases. To find where a
+paraphrase occurs in the other sentence, :meth:`ParaphraseMatcher.candidates` looks up
+its *key* (the paraphrase itself if it has one or two words, else its first two
+words) among that sentence's tokens and bigrams: phrases none of whose keys occur are
+skipped in one C-level pass, the few left are checked word by word. No n-gram sets are
+built.
+
 Resource: a table in Meteor's format (see :mod:`meteorx.paraphrase_table`), looked up
 in this order: the stage option ``path:``; ``$METEORX_PARAPHRASE_<LANG>`` (ISO code in
 capitals, e.g. ``METEORX_PARAPHRASE_EN``); ``$METEORX_PARAPHRASE_DIR/paraphrase-<lang>.gz``
 (Meteor's file names: ``en``, ``cz``, ``de``, ``es``, ``fr``, ...); the English table
 bundled with the PyPI package ``pycocoevalcap`` (``pycocoevalcap/meteor/data/``). It
 is compiled once into the user cache folder (:mod:`meteorx.paraphrase_table`; about
-10 s of CPU for the English table on a small machine), and later runs open the
-compiled file in milliseconds. The signature names the table by its SHA-256.
+2-3 s for the English table on a small machine), and later runs open the compiled
+file in milliseconds. The signature names the table by its SHA-256.
 """
 
 from __future__ import annotations
@@ -151,22 +160,20 @@ class ParaphraseOptions(BaseModel):
     )
 
 
-#: A table phrase as the matcher keeps it: ``(value, keys, sizes, rests)``. ``value`` is
-#: the table's index value (bit 0: a longer phrase starts with this one); then, for each
-#: paraphrase in table order (a pair listed twice is there twice): its *key* (itself
-#: when it has one or two words, else its first two words), its number of words, and
-#: the words after the key ("" for none). Tuples of strings and small numbers only: the
-#: garbage collector soon stops tracking them, so keeping many costs it nothing.
-_Phrase = tuple[int, tuple[str, ...], tuple[int, ...], tuple[str, ...]]
+#: A table phrase's paraphrases as the matcher keeps them: ``(keys, lines)``: each
+#: paraphrase (in table order; a pair listed twice is there twice) and its *key*: the
+#: paraphrase itself when it has one or two words, else its first two words. Tuples of
+#: strings: the garbage collector soon stops tracking them.
+_Phrase = tuple[tuple[str, ...], tuple[str, ...]]
 
 #: the entry of a word that starts no phrase
-_NO_WORD: tuple[dict[str, Any], Any] = ({}, 0)
+_NO_WORD: tuple[dict[str, int], int] = ({}, 0)
 
 #: Phrases decoded and kept per matcher (the English table has 430 k).
 _MAX_PHRASES = 200_000
 
 _FIRST_TWO = itemgetter(slice(2))
-_AFTER_TWO = itemgetter(slice(2, None))
+_KEYS = itemgetter(0)
 
 
 class _Sentence:
@@ -214,13 +221,13 @@ def _links(sentence: _Sentence, other: _Sentence) -> Iterator[tuple[int, int, in
     for i in compress(range(len(phrases)), map(not_, map(present.isdisjoint, sentence.keys))):
         k = starts[i]
         length = lengths[i]
-        _, keys, sizes, rests = phrases[i]
-        for key, size, rest in compress(
-            zip(keys, sizes, rests, strict=True), map(present.__contains__, keys)
-        ):
+        keys, lines = phrases[i]
+        for key, line in compress(zip(keys, lines, strict=True), map(present.__contains__, keys)):
+            size = line.count(" ") + 1
             seq = tokens if size == 1 else bigrams
             at = seq.index(key)
             count = seq.count(key)
+            rest = line[len(key) + 1 :]  # the words after the key
             while True:
                 if size < 3 or (
                     at + size <= n
@@ -253,35 +260,27 @@ class ParaphraseMatcher(Matcher):
         self.located = find_paraphrase_table(language, options.path)
         self.table: ParaphraseTable = load_table(self.located.path)
         #: first word -> (the table's keys starting with it (phrases and their prefixes)
-        #: -> index value or, once a sentence had it, decoded :data:`_Phrase`; the same
-        #: for the word itself)
-        self._words: dict[str, tuple[dict[str, Any], Any]] = {}
+        #: -> index value, the word's own value)
+        self._words: dict[str, tuple[dict[str, int], int]] = {}
+        #: paraphrase group (index value >> 1) -> decoded paraphrases
+        self._phrases: list[_Phrase | None] = [None] * (len(self.table) + 1)
         self._decoded = 0
 
-    def _keys(self, word: str) -> tuple[dict[str, Any], Any]:
+    def _keys(self, word: str) -> tuple[dict[str, int], int]:
         keys = self.table.first_word_index(word)
         entry = (keys, keys[word]) if keys else _NO_WORD
         self._words[word] = entry
         return entry
 
-    def _phrase(self, key: str, value: int) -> _Phrase:
-        """Decode a phrase's paraphrases (once: it replaces the value in the index)."""
-        words = list(map(str.split, self.table.targets(value), repeat(" ")))
-        phrase = (
-            value,
-            tuple(map(" ".join, map(_FIRST_TWO, words))),
-            tuple(map(len, words)),
-            tuple(map(" ".join, map(_AFTER_TWO, words))),
-        )
+    def _phrase(self, value: int) -> _Phrase:
+        """Decode (once) the paraphrases of the phrase with index value ``value``."""
+        lines = self.table.targets(value)
+        words = map(str.split, lines, repeat(" "), repeat(2))
+        phrase = (tuple(map(" ".join, map(_FIRST_TWO, words))), lines)
         if self._decoded >= _MAX_PHRASES:
-            self._words = {}
+            self._phrases = [None] * len(self._phrases)
             self._decoded = 0
-        else:
-            first = key.partition(" ")[0]
-            keys = self._words[first][0]
-            keys[key] = phrase
-            if key == first:
-                self._words[first] = (keys, phrase)
+        self._phrases[value >> 1] = phrase
         self._decoded += 1
         return phrase
 
@@ -293,7 +292,7 @@ class ParaphraseMatcher(Matcher):
         bigrams = tuple(map(" ".join, pairwise(words)))
         index = self._words
         found = list(map(index.get, words))
-        entries: list[tuple[dict[str, Any], Any]] = (
+        entries: list[tuple[dict[str, int], int]] = (
             [self._keys(w) if e is None else e for w, e in zip(words, found, strict=True)]
             if None in found
             else found  # type: ignore[assignment]
@@ -301,30 +300,22 @@ class ParaphraseMatcher(Matcher):
         starts: list[int] = []
         lengths: list[int] = []
         phrases: list[_Phrase] = []
-        wanted: list[tuple[str, ...]] = []
+        decoded = self._phrases
         for k in compress(range(n), map(itemgetter(1), entries)):
             keys, value = entries[k]
             key = words[k]
             length = 1
             while True:  # Meteor 1.5's trie walk: longer phrases while a key goes on
-                if value.__class__ is not int:
+                if value > 1:
                     starts.append(k)
                     lengths.append(length)
-                    phrases.append(value)
-                    wanted.append(value[1])
-                    value = value[0]
-                elif value > 1:
-                    phrase = self._phrase(key, value)
-                    starts.append(k)
-                    lengths.append(length)
-                    phrases.append(phrase)
-                    wanted.append(phrase[1])
+                    phrases.append(decoded[value >> 1] or self._phrase(value))
                 if not value & 1 or k + length == n:
                     break
                 key = bigrams[k] if length == 1 else f"{key} {words[k + length]}"
                 length += 1
                 value = keys.get(key, 0)
-        return _Sentence(words, bigrams, starts, lengths, phrases, wanted)
+        return _Sentence(words, bigrams, starts, lengths, phrases, list(map(_KEYS, phrases)))
 
     def candidates(self, hyp: Any, ref: Any) -> list[tuple[int, int, int, int]]:
         # 1. phrases of the reference, their paraphrases found in the hypothesis

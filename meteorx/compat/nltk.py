@@ -659,14 +659,17 @@ _STEP4 = _by_last_letter(
 
 
 def _step1b(word: str) -> str:
-    if word.endswith("ied"):
-        return word[:-3] + ("ie" if len(word) == 4 else "i")
-    if word.endswith("eed"):
-        stem = word[:-3]
-        return stem + "ee" if _measure(stem) > 0 else word
-    if word.endswith("ed"):
+    last = word[-1:]
+    if last == "d":
+        if word.endswith("ied"):
+            return word[:-3] + ("ie" if len(word) == 4 else "i")
+        if word.endswith("eed"):
+            stem = word[:-3]
+            return stem + "ee" if _measure(stem) > 0 else word
+        if not word.endswith("ed"):
+            return word
         stem = word[:-2]
-    elif word.endswith("ing"):
+    elif last == "g" and word.endswith("ing"):
         stem = word[:-3]
     else:
         return word
@@ -723,7 +726,7 @@ def _porter_nltk(word: str, pool: dict[str, str]) -> str:
     if len(word) <= 2:  # NLTK measures the word as given, before lower-casing
         return stem
     # Step 1a (with NLTK's "ies" -> "ie" for four-letter words).
-    if stem.endswith("s"):
+    if stem[-1] == "s":
         if stem.endswith("ies"):
             stem = stem[:-1] if len(stem) == 4 else stem[:-2]
         elif stem.endswith("sses"):
@@ -732,19 +735,19 @@ def _porter_nltk(word: str, pool: dict[str, str]) -> str:
             stem = stem[:-1]
     stem = _step1b(stem)
     # Step 1c: y -> i after a consonant, when more than one letter precedes it.
-    if stem.endswith("y") and len(stem) > 2 and _cv(stem[:-1])[-1] == "c":
+    if stem[-1] == "y" and len(stem) > 2 and _cv(stem[:-1])[-1] == "c":
         stem = stem[:-1] + "i"
     stem = _step2(stem)
     stem = _step3(stem)
     stem = _step4(stem)
     # Step 5a.
-    if stem.endswith("e"):
+    if stem[-1] == "e":
         base = stem[:-1]
         measure = _measure(base)
         if measure > 1 or (measure == 1 and not _ends_cvc(base)):
             stem = base
     # Step 5b.
-    if stem.endswith("ll") and _measure(stem[:-1]) > 1:
+    if stem[-1] == "l" and stem.endswith("ll") and _measure(stem[:-1]) > 1:
         stem = stem[:-1]
     return stem
 

@@ -181,11 +181,12 @@ class _Sentence:
 
     ``tokens``; ``bigrams``: its bigrams as ``"w1 w2"``; the table phrases in it, by
     start then length (Meteor 1.5's trie-walk order): their ``starts``, ``lengths`` and
-    :data:`_Phrase` (``phrases``) and their paraphrases' ``keys``; ``present``: its
-    tokens and bigrams, the keys of the paraphrases that can occur in it.
+    :data:`_Phrase` (``phrases``) and their paraphrases' ``keys``; ``first`` and
+    ``last``: each token and bigram (the keys of the paraphrases that can occur in it)
+    -> where it occurs first and last.
     """
 
-    __slots__ = ("bigrams", "keys", "lengths", "phrases", "present", "starts", "tokens")
+    __slots__ = ("bigrams", "first", "keys", "last", "lengths", "phrases", "starts", "tokens")
 
     def __init__(
         self,
@@ -202,16 +203,20 @@ class _Sentence:
         self.lengths = lengths
         self.phrases = phrases
         self.keys = keys
-        present = set(tokens)
-        present.update(bigrams)
-        self.present = present
+        # a token has no space, a bigram has one: they never clash as keys
+        ngrams = tokens + bigrams
+        at = [*range(len(tokens)), *range(len(bigrams))]
+        self.first = dict(zip(reversed(ngrams), reversed(at), strict=True))
+        self.last = dict(zip(ngrams, at, strict=True))
 
 
 def _links(sentence: _Sentence, other: _Sentence) -> Iterator[tuple[int, int, int, int]]:
     """For each phrase of ``sentence`` (in order), each paraphrase (in table order) and
     each position where it occurs in ``other`` (ascending): ``(start, words, position,
     words there)``."""
-    present = other.present
+    first = other.first
+    present = first.keys()
+    last = other.last
     tokens = other.tokens
     bigrams = other.bigrams
     n = len(tokens)
@@ -222,11 +227,10 @@ def _links(sentence: _Sentence, other: _Sentence) -> Iterator[tuple[int, int, in
         k = starts[i]
         length = lengths[i]
         keys, lines = phrases[i]
-        for key, line in compress(zip(keys, lines, strict=True), map(present.__contains__, keys)):
+        for key, line in compress(zip(keys, lines, strict=True), map(first.__contains__, keys)):
             size = line.count(" ") + 1
-            seq = tokens if size == 1 else bigrams
-            at = seq.index(key)
-            count = seq.count(key)
+            at = first[key]
+            end = last[key]
             rest = line[len(key) + 1 :]  # the words after the key
             while True:
                 if size < 3 or (
@@ -235,10 +239,9 @@ def _links(sentence: _Sentence, other: _Sentence) -> Iterator[tuple[int, int, in
                     == (tokens[at + 2] if size == 3 else " ".join(tokens[at + 2 : at + size]))
                 ):
                     yield k, length, at, size
-                count -= 1
-                if not count:
+                if at == end:
                     break
-                at = seq.index(key, at + 1)
+                at = (tokens if size == 1 else bigrams).index(key, at + 1)
 
 
 def _safe(token: str) -> str:

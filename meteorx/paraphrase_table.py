@@ -996,14 +996,8 @@ def _open_compiled(
     path: Path, source: Path, started: float, *, from_cache: bool
 ) -> ParaphraseTable:
     """Map a compiled file."""
-    # MAP_POPULATE maps every page now (~10 ms for English) instead of taking a page
-    # fault at the first touch of each (lookups touch pages all over the file)
     with open(path, "rb") as handle:
-        if hasattr(mmap, "MAP_POPULATE"):
-            flags = mmap.MAP_SHARED | mmap.MAP_POPULATE
-            mapped = mmap.mmap(handle.fileno(), 0, flags=flags, prot=mmap.PROT_READ)
-        else:
-            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
         return _table(mapped, source, path, from_cache, started)
     except Exception:

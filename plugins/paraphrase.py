@@ -44,14 +44,16 @@ from importlib.util import find_spec
 from itertools import compress, pairwise, repeat
 from operator import itemgetter, not_
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
-from meteorx.paraphrase_table import ParaphraseTable, load_table
+
+if TYPE_CHECKING:
+    from meteorx.paraphrase_table import ParaphraseTable
 from meteorx.resources import Located, locate, short_checksum
 
 __all__ = [
@@ -261,6 +263,10 @@ class ParaphraseMatcher(Matcher):
         super().__init__(options, language)
         assert isinstance(options, ParaphraseOptions)
         self.located = find_paraphrase_table(language, options.path)
+        # Imported here: the table module pulls in numpy (for compiling tables), which
+        # runs that never use a paraphrase stage should not pay for at start-up.
+        from meteorx.paraphrase_table import load_table
+
         self.table: ParaphraseTable = load_table(self.located.path)
         #: first word -> (the table's keys starting with it (phrases and their prefixes)
         #: -> index value, the word's own value)

@@ -1,8 +1,13 @@
 """Type stub of the optional C extension built from ``_fastpath.pyx``."""
 
 from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
+from meteorx.scoring import Breakdown, Parameters
+from meteorx.stats import Stats
 from meteorx.types import Match
+
+_T = TypeVar("_T")
 
 class KeyTable:
     def __len__(self) -> int: ...
@@ -35,3 +40,15 @@ def count_stats(
     int,
     int,
 ]: ...
+def make_record(cls: type[_T], names: tuple[str, ...], values: tuple[Any, ...]) -> _T: ...
+def score_alignment(
+    matches: Sequence[Match],
+    chunks: int,
+    n_stages: int,
+    hyp_ids: list[int],
+    ref_ids: list[int],
+    function_word: bytearray,
+    params: Parameters,
+    stats_type: type[Stats],
+    breakdown_type: type[Breakdown],
+) -> tuple[Stats, Breakdown]: ...

@@ -12,6 +12,7 @@ the same candidate list, element for element (tests compare them).
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_SET_ITEM
 from libc.stdint cimport int64_t
+from libc.math cimport NAN, isnan, pow
 from libc.stdlib cimport free, malloc, qsort, realloc
 
 
@@ -333,3 +334,101 @@ def count_stats(matches, Py_ssize_t n_stages, list hyp_ids, list ref_ids,
         free(counts)
         free(hyp)
         free(ref)
+
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
+
+cdef object _object_new = object.__new__
+
+_STATS_FIELDS = (
+    "hyp_len", "ref_len", "hyp_function", "ref_function", "hyp_content_matches",
+    "ref_content_matches", "hyp_function_matches", "ref_function_matches", "chunks",
+    "hyp_matched_words", "ref_matched_words", "segments",
+)
+_BREAKDOWN_FIELDS = ("precision", "recall", "fmean", "fragmentation", "penalty", "score")
+
+
+def make_record(type cls, tuple names, tuple values):
+    """An instance of the (frozen) dataclass ``cls`` with ``names[i] = values[i]``.
+
+    Does what the generated ``__init__`` does (``object.__setattr__`` per field, so the
+    instance's layout is the usual one) without the Python-level call per field. Only
+    for classes without ``__post_init__`` or defaults the caller leaves out.
+    """
+    cdef Py_ssize_t i
+    obj = _object_new(cls)
+    for i in range(len(names)):
+        PyObject_GenericSetAttr(obj, names[i], values[i])
+    return obj
+
+
+def score_alignment(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_ids,
+                    list ref_ids, bytearray function_word, params, type stats_type,
+                    type breakdown_type):
+    """``(Stats, Breakdown)`` of an alignment: ``Scorer._stats`` over word ids, then
+    :func:`meteorx.scoring.compute`, with the same operations in the same order (so the
+    same floats; tests compare them)."""
+    cdef Py_ssize_t k
+    cdef bint rule = params.perfect_match_rule
+    cdef double alpha = params.alpha, beta = params.beta, gamma = params.gamma
+    cdef double delta = params.delta
+    cdef tuple weights = params.weights
+    cdef Py_ssize_t n_weights = len(weights)
+    hyp_fw, ref_fw, hc, rc, hf, rf, hyp_words, ref_words = count_stats(
+        matches, n_stages, hyp_ids, ref_ids, function_word)
+    cdef Py_ssize_t hyp_len = len(hyp_ids), ref_len = len(ref_ids)
+    if chunks == 1 and rule and hyp_words == hyp_len and ref_words == ref_len:
+        chunks = 0  # a perfect segment adds no fragmentation (Meteor 1.5)
+    stats = make_record(stats_type, _STATS_FIELDS, (
+        hyp_len, ref_len, hyp_fw, ref_fw, hc, rc, hf, rf, chunks, hyp_words, ref_words, 1))
+    # -- meteorx.scoring.compute, step by step --
+    cdef double c_hyp_fw = <Py_ssize_t>hyp_fw, c_ref_fw = <Py_ssize_t>ref_fw
+    cdef double hyp_weighted_len = delta * <double>(hyp_len - <Py_ssize_t>hyp_fw) + (
+        1.0 - delta) * c_hyp_fw
+    cdef double ref_weighted_len = delta * <double>(ref_len - <Py_ssize_t>ref_fw) + (
+        1.0 - delta) * c_ref_fw
+    cdef double hyp_weighted = 0.0, ref_weighted = 0.0, w
+    cdef double hyp_matches = 0.0, ref_matches = 0.0, hyp_fmatches = 0.0, ref_fmatches = 0.0
+    for k in range(n_weights):
+        if k < n_stages:
+            w = weights[k]
+            hyp_weighted += <double>hc[k] * w * delta
+            ref_weighted += <double>rc[k] * w * delta
+    for k in range(n_weights):
+        if k < n_stages:
+            w = weights[k]
+            hyp_weighted += <double>hf[k] * w * (1.0 - delta)
+            ref_weighted += <double>rf[k] * w * (1.0 - delta)
+    cdef double precision = hyp_weighted / hyp_weighted_len if hyp_weighted_len != 0.0 else 0.0
+    cdef double recall = ref_weighted / ref_weighted_len if ref_weighted_len != 0.0 else 0.0
+    cdef double fmean = 0.0
+    if precision > 0.0 and recall > 0.0:
+        fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+    cdef double matched_mean = <double>(<Py_ssize_t>hyp_words + <Py_ssize_t>ref_words) / 2.0
+    for k in range(n_stages):
+        hyp_matches += <double>hc[k]
+        ref_matches += <double>rc[k]
+        hyp_fmatches += <double>hf[k]
+        ref_fmatches += <double>rf[k]
+    cdef double frag, penalty, score
+    if (rule and hyp_matches + hyp_fmatches == <double>hyp_len
+            and ref_matches + ref_fmatches == <double>ref_len and chunks == 1):
+        frag = 0.0
+    elif matched_mean > 0:
+        frag = <double>chunks / matched_mean
+    else:
+        frag = NAN
+    if isnan(frag):
+        penalty = NAN
+    else:
+        penalty = gamma * pow(frag, beta)
+    score = fmean * (1.0 - penalty)
+    if isnan(score):
+        score = 0.0
+    if score < 0.0:
+        score = 0.0
+    breakdown = make_record(breakdown_type, _BREAKDOWN_FIELDS, (
+        precision, recall, fmean, frag, penalty, score))
+    return stats, breakdown

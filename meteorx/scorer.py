@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from meteorx.normalize import build_normalizer
 from meteorx.registry import Registry, get_registry
 from meteorx.scoring import Breakdown, Parameters, compute
 from meteorx.stats import Stats, sum_stats
-from meteorx.types import Alignment, Match
+from meteorx.types import Alignment, Match, make_record
 
 TextOrTokens = str | Sequence[str]
 
@@ -59,6 +59,9 @@ class SegmentResult:
     @property
     def recall(self) -> float:
         return self.breakdown.recall
+
+
+_SEGMENT_FIELDS = tuple(f.name for f in fields(SegmentResult))
 
 
 @dataclass(frozen=True)
@@ -328,31 +331,18 @@ class Scorer:
         alignment = self.aligner.align(
             candidates, hyp_len, ref_len, self.weights, self.exact_stages
         )
-        hyp_fw, ref_fw, hc, rc, hf, rf, hyp_words, ref_words = _fastpath.count_stats(
-            alignment.matches, len(self.matchers), hyp_ids, ref_ids, self._function_word
+        stats, breakdown = _fastpath.score_alignment(
+            alignment.matches,
+            alignment.chunks,
+            len(self.matchers),
+            hyp_ids,
+            ref_ids,
+            self._function_word,
+            self.params,
+            Stats,
+            Breakdown,
         )
-        chunks = alignment.chunks
-        if (
-            chunks == 1
-            and self.params.perfect_match_rule
-            and hyp_words == hyp_len
-            and ref_words == ref_len
-        ):
-            chunks = 0  # a perfect segment adds no fragmentation (Meteor 1.5)
-        stats = Stats(
-            hyp_len=hyp_len,
-            ref_len=ref_len,
-            hyp_function=hyp_fw,
-            ref_function=ref_fw,
-            hyp_content_matches=hc,
-            ref_content_matches=rc,
-            hyp_function_matches=hf,
-            ref_function_matches=rf,
-            chunks=chunks,
-            hyp_matched_words=hyp_words,
-            ref_matched_words=ref_words,
-        )
-        return stats, compute(stats, self.params), alignment
+        return stats, breakdown, alignment
 
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
         fw = self.function_words
@@ -422,8 +412,10 @@ class Scorer:
             ref_tokens = self._tokenize_ref(ref)
             stats, breakdown, alignment = self._pair(hyp_tokens, hyp_prepared, ref_tokens)
             if best is None or breakdown.score > best.score:
-                best = SegmentResult(
-                    breakdown.score, breakdown, stats, alignment, hyp_tokens, ref_tokens, index
+                best = make_record(
+                    SegmentResult,
+                    _SEGMENT_FIELDS,
+                    (breakdown.score, breakdown, stats, alignment, hyp_tokens, ref_tokens, index),
                 )
         assert best is not None
         return best

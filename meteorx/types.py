@@ -7,8 +7,9 @@ covers several words on each side needs no special case anywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Match(NamedTuple):
@@ -74,3 +75,25 @@ def count_chunks(matches: tuple[Match, ...] | list[Match]) -> int:
         last_ref_end = m.ref_start + m.ref_len
         last_hyp_end = m.hyp_start + m.hyp_len
     return chunks
+
+
+def _make_record(cls: type[Any], names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
+    """An instance of the frozen dataclass ``cls`` with ``names[i] = values[i]``, set as
+    its generated ``__init__`` sets them but without a Python call per field (results
+    are built once per segment). Only for classes without ``__post_init__``; every field
+    must be given."""
+    obj = object.__new__(cls)
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+make_record: Callable[[type[Any], tuple[str, ...], tuple[Any, ...]], Any] = _make_record
+try:  # the same in C (meteorx/_fastpath.pyx), when the extension is built
+    from meteorx import _fastpath
+
+    make_record = _fastpath.make_record
+except ImportError:  # pragma: no cover - installs without a C compiler
+    pass
+
+ALIGNMENT_FIELDS = ("matches", "chunks", "optimal")

@@ -8,6 +8,7 @@ and counts the statistics. Every layer is compared with the one it replaces.
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable
+from dataclasses import astuple
 from typing import Any
 
 import pytest
@@ -35,8 +36,12 @@ def general_path(scorer: Scorer) -> Scorer:
 
 def same_result(a: Any, b: Any) -> None:
     assert a.stats == b.stats
+    # same values and the same types (ints stay ints in JSON output)
+    assert [type(v) for v in astuple(a.stats)] == [type(v) for v in astuple(b.stats)]
     assert a.alignment == b.alignment
     assert a.score == b.score
+    # bit for bit, NaN included (NaN != NaN, their reprs are equal)
+    assert repr(astuple(a.breakdown)) == repr(astuple(b.breakdown))
     assert all(type(m) is Match for m in a.alignment.matches)
 
 
@@ -120,6 +125,51 @@ def test_scores_equal_the_general_path(hyp: list[str], ref: list[str]) -> None:
         fast = Scorer(config)
         slow = general_path(Scorer(config))
         same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
+
+
+UNIT = st.floats(min_value=0.0, max_value=1.0)
+
+
+@given(
+    hyp=SENTENCES,
+    ref=SENTENCES,
+    alpha=UNIT,
+    beta=st.floats(min_value=0.0, max_value=10.0),
+    gamma=UNIT,
+    delta=UNIT,
+    weights=st.tuples(UNIT, UNIT),
+    perfect=st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_compiled_formula_equals_compute(
+    hyp: list[str],
+    ref: list[str],
+    alpha: float,
+    beta: float,
+    gamma: float,
+    delta: float,
+    weights: tuple[float, float],
+    perfect: bool,
+) -> None:
+    """The C statistics + formula (``score_alignment``) give the same floats as
+    ``Scorer._stats`` + ``meteorx.scoring.compute`` for any parameters."""
+    config = {
+        "extends": "li",
+        "language": "en",
+        "function_words": "builtin",
+        "alpha": alpha,
+        "beta": beta,
+        "gamma": gamma,
+        "delta": delta,
+        "perfect_match_rule": perfect,
+        "stages": [
+            {"matcher": "exact", "weight": weights[0]},
+            {"matcher": "stem", "weight": weights[1]},
+        ],
+    }
+    fast = Scorer(config)
+    slow = general_path(Scorer(config))
+    same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
 def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -> None:

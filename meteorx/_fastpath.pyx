@@ -375,6 +375,7 @@ def score_alignment(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_id
     cdef double alpha = params.alpha, beta = params.beta, gamma = params.gamma
     cdef double delta = params.delta
     cdef tuple weights = params.weights
+    cdef bint nltk_form = params.fmean_form == "nltk"
     cdef Py_ssize_t n_weights = len(weights)
     hyp_fw, ref_fw, hc, rc, hf, rf, hyp_words, ref_words = count_stats(
         matches, n_stages, hyp_ids, ref_ids, function_word)
@@ -405,7 +406,10 @@ def score_alignment(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_id
     cdef double recall = ref_weighted / ref_weighted_len if ref_weighted_len != 0.0 else 0.0
     cdef double fmean = 0.0
     if precision > 0.0 and recall > 0.0:
-        fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+        if nltk_form:
+            fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
+        else:
+            fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
     cdef double matched_mean = <double>(<Py_ssize_t>hyp_words + <Py_ssize_t>ref_words) / 2.0
     for k in range(n_stages):
         hyp_matches += <double>hc[k]

@@ -119,6 +119,12 @@ class MeteorConfig(_Strict):
     perfect_match_rule: bool = Field(
         True, description="Meteor 1.5: a fully matched single chunk has no fragmentation penalty"
     )
+    fmean: Literal["harmonic", "nltk"] = Field(
+        "harmonic",
+        description="how Fmean is written: 'harmonic' 1/((1-alpha)/P + alpha/R) (Meteor 1.5) "
+        "or 'nltk' P*R/(alpha*P + (1-alpha)*R) (NLTK): equal in exact arithmetic, they can "
+        "differ in the last bit",
+    )
     aligner: AlignerConfig = AlignerConfig()
     system_score: Literal["statistics", "mean"] = Field(
         "statistics",

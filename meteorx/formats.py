@@ -460,6 +460,7 @@ def parameters_dict(params: Parameters, stage_names: Sequence[str]) -> dict[str,
         "weights": list(params.weights),
         "stages": list(stage_names),
         "perfect_match_rule": params.perfect_match_rule,
+        "fmean": params.fmean_form,
     }
 
 
@@ -785,6 +786,7 @@ def _params_from_dict(data: dict[str, Any], path: str) -> tuple[Parameters, list
             delta=float(data["delta"]),
             weights=tuple(float(w) for w in data["weights"]),
             perfect_match_rule=bool(data["perfect_match_rule"]),
+            fmean_form=str(data.get("fmean", "harmonic")),
         )
         return params, [str(s) for s in data["stages"]]
     except (KeyError, TypeError, ValueError):

@@ -8,7 +8,7 @@ are computed from summed statistics, never from averaged segment scores.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -35,6 +35,10 @@ try:  # the compiled key-stage pass (optional, like the aligners' C twins)
     from meteorx import _fastpath
 except ImportError:  # pragma: no cover - installs without a C compiler
     _fastpath = None  # type: ignore[assignment]
+
+#: "Word ids" 0 and 1 with their function-word flags: lets the C statistics
+#: (``score_alignment``) take a sentence's function-word flags in place of word ids.
+_FLAG_TABLE = bytearray(b"\x00\x01")
 
 #: The word-id table of the key-stage pass is rebuilt past this many distinct words.
 _MAX_WORDS = 500_000
@@ -108,6 +112,13 @@ class Scorer:
         # An aligner may align straight from the matchers' prepared forms (skipping the
         # candidate list) when it knows them; it returns None to use the general path.
         self._align_prepared = getattr(self.aligner, "align_prepared", None)
+        # ... and may say which stages' prepared forms it reads: the others are skipped
+        # (and prepared after all if it ever declines a pair).
+        stages_read = getattr(self.aligner, "prepared_stages", None)
+        read = stages_read(self.matchers) if stages_read is not None else None
+        self._preparers: list[Callable[[tuple[str, ...]], Any] | None] = [
+            m.prepare if read is None or i in read else None for i, m in enumerate(self.matchers)
+        ]
         # Meteor 1.5 aligns identical sentences with its first stage only.
         self._identical_first_stage_only = cfg.aligner.name == "meteor-1.5"
         self.weights = tuple(stage.weight for stage in cfg.stages)
@@ -118,9 +129,12 @@ class Scorer:
             delta=cfg.delta,
             weights=self.weights,
             perfect_match_rule=cfg.perfect_match_rule,
+            fmean_form=cfg.fmean,
         )
         self.function_words, self.function_words_id = self._load_function_words()
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
+        # Statistics and formula in C (the same numbers as _stats and compute).
+        self._score_alignment = _fastpath.score_alignment if _fastpath is not None else None
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
         # Key stages (KeyMatcher) run in one compiled pass over word ids; see _word_ids.
         self._plans: list[tuple[bool, int] | None] | None = None
@@ -254,7 +268,7 @@ class Scorer:
         get None and the last element holds the word ids."""
         plans = self._plans
         if plans is None:
-            return [m.prepare(tokens) for m in self.matchers]
+            return [None if p is None else p(tokens) for p in self._preparers]
         ids = self._word_ids(tokens, may_reset)
         prepared: list[Any] = [
             None if plan else m.prepare(tokens)
@@ -291,7 +305,26 @@ class Scorer:
             else None
         )
         if alignment is None:
+            if None in self._preparers:  # the aligner declined: prepare what it skipped
+                hyp_prepared = [m.prepare(hyp) for m in self.matchers]
+                ref_prepared = [m.prepare(ref) for m in self.matchers]
             alignment = self._align(hyp, hyp_prepared, ref, ref_prepared, n_stages)
+        if self._score_alignment is not None:  # the same, in C
+            fw = self.function_words
+            hyp_flags = [int(t.lower() in fw) for t in hyp] if fw else [0] * len(hyp)
+            ref_flags = [int(t.lower() in fw) for t in ref] if fw else [0] * len(ref)
+            stats, breakdown = self._score_alignment(
+                alignment.matches,
+                alignment.chunks,
+                len(self.matchers),
+                hyp_flags,
+                ref_flags,
+                _FLAG_TABLE,
+                self.params,
+                Stats,
+                Breakdown,
+            )
+            return stats, breakdown, alignment
         stats = self._stats(hyp, ref, alignment)
         return stats, compute(stats, self.params), alignment
 
@@ -317,6 +350,7 @@ class Scorer:
         pass over word ids (same results as :meth:`_align` and :meth:`_stats`)."""
         plans = self._plans
         assert plans is not None and _fastpath is not None
+        assert self._score_alignment is not None
         explicit = [
             None if plans[s] else self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s])
             for s in range(n_stages)
@@ -331,7 +365,7 @@ class Scorer:
         alignment = self.aligner.align(
             candidates, hyp_len, ref_len, self.weights, self.exact_stages
         )
-        stats, breakdown = _fastpath.score_alignment(
+        stats, breakdown = self._score_alignment(
             alignment.matches,
             alignment.chunks,
             len(self.matchers),

@@ -23,6 +23,8 @@ class Parameters:
     delta: float
     weights: tuple[float, ...]
     perfect_match_rule: bool = True
+    #: "harmonic" (Meteor 1.5's form) or "nltk" (NLTK's form of the same mean)
+    fmean_form: str = "harmonic"
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,11 @@ def compute(stats: Stats, params: Parameters) -> Breakdown:
     precision = _div(hyp_weighted, hyp_weighted_len)
     recall = _div(ref_weighted, ref_weighted_len)
     if precision > 0.0 and recall > 0.0:
-        fmean = 1.0 / ((1.0 - params.alpha) / precision + params.alpha / recall)
+        if params.fmean_form == "nltk":
+            alpha = params.alpha
+            fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
+        else:
+            fmean = 1.0 / ((1.0 - params.alpha) / precision + params.alpha / recall)
     else:
         fmean = 0.0
     matched_mean = (stats.hyp_matched_words + stats.ref_matched_words) / 2.0

@@ -45,6 +45,8 @@ def signature(scorer: Scorer, refs: int | None = None) -> str:
         f"align:{aligner}",
         f"perfect:{'yes' if cfg.perfect_match_rule else 'no'}",
     ]
+    if cfg.fmean != "harmonic":
+        fields.append(f"fmean:{cfg.fmean}")
     if cfg.system_score == "mean":
         fields.append("sys:mean")
     if refs is not None:

@@ -105,11 +105,12 @@ def scores_of_rows(rows: FloatArray, params: Parameters) -> FloatArray:
     recall = _safe_div(ref_w, ref_wlen)
     both = (precision > 0) & (recall > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        fmean = np.where(
-            both,
-            1.0 / ((1.0 - params.alpha) / precision + params.alpha / recall),
-            0.0,
-        )
+        alpha = params.alpha
+        if params.fmean_form == "nltk":
+            mean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
+        else:
+            mean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+        fmean = np.where(both, mean, 0.0)
         matched_mean = (hyp_mw + ref_mw) / 2.0
         frag = np.where(matched_mean > 0, chunks / matched_mean, np.nan)
     if params.perfect_match_rule:

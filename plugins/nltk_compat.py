@@ -305,6 +305,14 @@ class NltkAligner:
     def __init__(self) -> None:
         self._plan: tuple[list[Matcher], _FastPlan | None] | None = None
 
+    def prepared_stages(self, matchers: Sequence[Matcher]) -> frozenset[int] | None:
+        """The stages whose prepared forms :meth:`align_prepared` reads (None: all of
+        them), so that a scorer can skip preparing the others."""
+        plan = self._plan
+        if plan is None or plan[0] != matchers:
+            plan = self._plan = (list(matchers), _fast_plan(matchers))
+        return None if plan[1] is None else frozenset({1})
+
     def align_prepared(
         self,
         matchers: Sequence[Matcher],

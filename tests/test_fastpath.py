@@ -30,6 +30,7 @@ SENTENCES = st.lists(WORDS, min_size=0, max_size=14)
 def general_path(scorer: Scorer) -> Scorer:
     """The same scorer forced onto the plain-Python path."""
     scorer._plans = None
+    scorer._score_alignment = None
     scorer._reset_words()
     return scorer
 
@@ -170,6 +171,23 @@ def test_compiled_formula_equals_compute(
     fast = Scorer(config)
     slow = general_path(Scorer(config))
     same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
+
+
+@given(hyp=SENTENCES, ref=SENTENCES)
+@settings(max_examples=200, deadline=None)
+def test_compiled_formula_on_the_general_path(hyp: list[str], ref: list[str]) -> None:
+    """Candidates in Python, statistics in C from function-word flags: same result."""
+    config = {
+        "extends": "meteor-1.5-en",
+        "function_words": "builtin",
+        "stages": [{"matcher": "exact"}, {"matcher": "stem", "weight": 0.6}],
+    }
+    flags = Scorer(config)
+    flags._plans = None
+    flags._reset_words()
+    assert flags._score_alignment is not None
+    slow = general_path(Scorer(config))
+    same_result(flags.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
 def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,8 @@
 
 Everything else is configured in ``pyproject.toml``. ``meteorx.align._fast`` holds the
 compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
-``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``).
+``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``);
+``meteorx._paraphrase`` does the paraphrase matcher's work (``meteorx/_paraphrase.pyx``).
 They are optional on purpose: without Cython or without a C compiler the install still
 succeeds (with a warning) and the pure-Python twins run, with the same results, slower.
 """
@@ -15,7 +16,11 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 
-MODULES = {"meteorx.align._fast": "meteorx/align/_fast", "meteorx._fastpath": "meteorx/_fastpath"}
+MODULES = {
+    "meteorx.align._fast": "meteorx/align/_fast",
+    "meteorx._fastpath": "meteorx/_fastpath",
+    "meteorx._paraphrase": "meteorx/_paraphrase",
+}
 
 
 def _extensions() -> list[Extension]:

@@ -808,6 +808,9 @@ class ParaphraseTable:
         self._keys_at = layout[4]
         self._values = self._view[layout[6] : layout[6] + layout[7]].cast("Q")
         self._directory = directory
+        self._layout = layout
+        self._native: Any = None
+        self._native_tried = False
         self.meta = meta
         self.path = path
         self.cache_path = cache_path
@@ -949,8 +952,34 @@ class ParaphraseTable:
                 value = get(key, 0)
         return found
 
+    def native(self) -> Any:
+        """The compiled matcher state of this table (``meteorx._paraphrase.NativeTable``),
+        shared by every scorer of the process, or None when the C extension is not built.
+
+        It interns words, keeps decoded paraphrase groups (bounded) and does the
+        paraphrase matcher's per-segment work; see ``meteorx/_paraphrase.pyx``.
+        """
+        if not self._native_tried:
+            with _LOCK:
+                if not self._native_tried:
+                    native = None
+                    try:
+                        from meteorx import _paraphrase
+                    except ImportError:
+                        pass
+                    else:
+                        with contextlib.suppress(ValueError):  # a layout it cannot take
+                            native = _paraphrase.NativeTable(
+                                self._data, self._layout, self._directory
+                            )
+                    self._native = native
+                    self._native_tried = True
+        return self._native
+
     def close(self) -> None:
         """Release the mapped file (the table is unusable afterwards)."""
+        self._native = None  # it holds a view of the mapped file
+        self._native_tried = True
         self._offsets.release()
         self._values.release()
         self._view.release()

@@ -17,14 +17,22 @@ earlier stage already links the same words, and the table's probabilities are ig
 and, within one, in the jar's order (all of step 1, then step 2), which its beam
 search's tie-breaking depends on.
 
-How: :meth:`ParaphraseMatcher.prepare` walks a sentence like the jar's trie (keys of
-the first words it meets are read from the compiled table once, a phrase's paraphrases
-are decoded once) and keeps its tokens, bigrams and phrases. To find where a
-paraphrase occurs in the other sentence, :meth:`ParaphraseMatcher.candidates` looks up
-its *key* (the paraphrase itself if it has one or two words, else its first two
-words) among that sentence's tokens and bigrams: phrases none of whose keys occur are
-skipped in one C-level pass, the few left are checked word by word. No n-gram sets are
-built.
+How: the work is done by the C twin ``meteorx._paraphrase`` when it is built (one
+state per loaded table, shared by the scorers of the process): words are interned as
+ids, a sentence's phrases are found by the trie walk over the compiled table's sorted
+keys (each step (key, next word) is remembered), a phrase's paraphrases are decoded
+once from the mapped file into arrays of word ids, and where a paraphrase occurs in
+the other sentence comes from first-/next-occurrence arrays over its word ids.
+
+The plain Python below (:meth:`ParaphraseMatcher.python_prepare`,
+:meth:`ParaphraseMatcher.python_candidates`) defines the results and runs without the
+extension; tests check that both give the same lists. It walks a sentence like the
+jar's trie (keys of the first words it meets are read from the compiled table once, a
+phrase's paraphrases are decoded once) and keeps its tokens, bigrams and phrases. To
+find where a paraphrase occurs in the other sentence, it looks up its *key* (the
+paraphrase itself if it has one or two words, else its first two words) among that
+sentence's tokens and bigrams: phrases none of whose keys occur are skipped in one
+C-level pass, the few left are checked word by word. No n-gram sets are built.
 
 Resource: a table in Meteor's format (see :mod:`meteorx.paraphrase_table`), looked up
 in this order: the stage option ``path:``; ``$METEORX_PARAPHRASE_<LANG>`` (ISO code in
@@ -268,11 +276,14 @@ class ParaphraseMatcher(Matcher):
         from meteorx.paraphrase_table import load_table
 
         self.table: ParaphraseTable = load_table(self.located.path)
+        #: the compiled twin's state, shared by the scorers of the process (None
+        #: without the C extension: the plain Python below runs instead)
+        self._native: Any = self.table.native()
         #: first word -> (the table's keys starting with it (phrases and their prefixes)
         #: -> index value, the word's own value)
         self._words: dict[str, tuple[dict[str, int], int]] = {}
-        #: paraphrase group (index value >> 1) -> decoded paraphrases
-        self._phrases: list[_Phrase | None] = [None] * (len(self.table) + 1)
+        #: paraphrase group (index value >> 1) -> decoded paraphrases (made on first use)
+        self._phrases: list[_Phrase | None] = []
         self._decoded = 0
 
     def _keys(self, word: str) -> tuple[dict[str, int], int]:
@@ -293,7 +304,18 @@ class ParaphraseMatcher(Matcher):
         self._decoded += 1
         return phrase
 
-    def prepare(self, tokens: Sequence[str]) -> _Sentence:
+    def prepare(self, tokens: Sequence[str]) -> Any:
+        if self._native is not None:
+            return self._native.prepare(tokens)
+        return self.python_prepare(tokens)
+
+    def candidates(self, hyp: Any, ref: Any) -> list[tuple[int, int, int, int]]:
+        if self._native is not None:
+            return self._native.candidates(hyp, ref)  # type: ignore[no-any-return]
+        return self.python_candidates(hyp, ref)
+
+    def python_prepare(self, tokens: Sequence[str]) -> _Sentence:
+        """:meth:`prepare` in plain Python (the definition the C twin follows)."""
         words = tuple(tokens)
         if "" in words or " ".join(words).count(" ") != len(words) - 1:
             words = tuple(map(_safe, words))
@@ -309,6 +331,8 @@ class ParaphraseMatcher(Matcher):
         starts: list[int] = []
         lengths: list[int] = []
         phrases: list[_Phrase] = []
+        if not self._phrases:
+            self._phrases = [None] * (len(self.table) + 1)
         decoded = self._phrases
         for k in compress(range(n), map(itemgetter(1), entries)):
             keys, value = entries[k]
@@ -326,7 +350,8 @@ class ParaphraseMatcher(Matcher):
                 value = keys.get(key, 0)
         return _Sentence(words, bigrams, starts, lengths, phrases, list(map(_KEYS, phrases)))
 
-    def candidates(self, hyp: Any, ref: Any) -> list[tuple[int, int, int, int]]:
+    def python_candidates(self, hyp: _Sentence, ref: _Sentence) -> list[tuple[int, int, int, int]]:
+        """:meth:`candidates` of :meth:`python_prepare`'d sentences in plain Python."""
         # 1. phrases of the reference, their paraphrases found in the hypothesis
         spans = [(m, size, k, length) for k, length, m, size in _links(ref, hyp)]
         # 2. phrases of the hypothesis, their paraphrases found in the reference

@@ -19,16 +19,17 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol, TypeVar
+from dataclasses import fields
+from itertools import chain, repeat
+from operator import attrgetter
+from typing import Any, Protocol
 
 from meteorx.config import MeteorConfig
 from meteorx.errors import MeteorxError
 from meteorx.scorer import Scorer, SegmentResult, paused_gc
 from meteorx.scoring import Breakdown
 from meteorx.stats import Stats
-from meteorx.types import Alignment, Match
-
-T = TypeVar("T")
+from meteorx.types import Alignment, Match, make_record
 
 #: One task: a hypothesis and its references.
 Pair = tuple[str, Sequence[str]]
@@ -90,12 +91,36 @@ def _init_worker(config: MeteorConfig | None) -> None:
         _WORKER_SCORER = Scorer(config)
 
 
-#: A segment result as a flat tuple of numbers and strings. Unpickling dataclasses,
-#: named tuples and one string per token costs the parent process about a quarter of
-#: the scoring time; this form (tokens joined into one string, links into one tuple
-#: of ints) costs a few per cent.
+#: A segment result as a flat tuple of numbers, strings and tuples of those. Unpickling
+#: dataclasses, named tuples and one string per token costs the parent process about a
+#: quarter of the scoring time; this form (the records' field values as tuples, tokens
+#: joined into one string, links into one tuple of ints) costs a few per cent, and
+#: rebuilding the records with ``make_record`` (no instance ``__dict__``) keeps them as
+#: small as the scorer's own.
 Packed = tuple[Any, ...]
 _SEP = "\x1f"  # the ASCII unit separator: never inside a token in practice
+
+# Field names in the order pack() writes them and unpack() reads them.
+_RESULT_FIELDS = (
+    "score", "breakdown", "stats", "alignment", "hyp_tokens", "ref_tokens", "ref_index",
+)  # fmt: skip
+_ALIGNMENT_FIELDS = ("matches", "chunks", "optimal")
+_STATS_FIELDS = tuple(f.name for f in fields(Stats))
+_BREAKDOWN_FIELDS = tuple(f.name for f in fields(Breakdown))
+_MATCH_SIZE = len(Match._fields)
+_NO_TOKENS: tuple[str, ...] = ()
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A C-level function returning an object's ``names`` attributes as a tuple."""
+    get = attrgetter(*names)
+    if len(names) == 1:  # pragma: no cover - attrgetter returns the bare value
+        return lambda obj: (get(obj),)
+    return get
+
+
+_stats_values = _getter(_STATS_FIELDS)
+_breakdown_values = _getter(_BREAKDOWN_FIELDS)
 
 
 def _join(tokens: tuple[str, ...]) -> str | tuple[str, ...]:
@@ -125,45 +150,28 @@ def pack(result: SegmentResult, detail: bool = True) -> Packed:
 
     Without ``detail`` the links and tokens are left out (see :func:`score_pairs`).
     """
-    b = result.breakdown
     a = result.alignment
-    links: list[int] = []
-    if detail:
-        for m in a.matches:
-            links.extend(m)
+    if not detail:
+        return (
+            result.score, _breakdown_values(result.breakdown), _stats_values(result.stats),
+            (), a.chunks, a.optimal, "", "", result.ref_index,
+        )  # fmt: skip
     return (
-        b.precision, b.recall, b.fmean, b.fragmentation, b.penalty, b.score,
-        tuple(result.stats.to_list()), result.stats.segments,
-        tuple(links), a.chunks, a.optimal,
-        _join(result.hyp_tokens) if detail else "", _join(result.ref_tokens) if detail else "",
-        result.ref_index,
+        result.score, _breakdown_values(result.breakdown), _stats_values(result.stats),
+        tuple(chain.from_iterable(a.matches)), a.chunks, a.optimal,
+        _join(result.hyp_tokens), _join(result.ref_tokens), result.ref_index,
     )  # fmt: skip
 
 
 def without_detail(result: SegmentResult) -> SegmentResult:
     """``result`` without its links and tokens (scores, statistics, chunks kept)."""
     a = result.alignment
-    alignment = _build(Alignment, {"matches": (), "chunks": a.chunks, "optimal": a.optimal})
-    return _build(SegmentResult, {
-        "score": result.score, "breakdown": result.breakdown, "stats": result.stats,
-        "alignment": alignment, "hyp_tokens": (), "ref_tokens": (),
-        "ref_index": result.ref_index,
-    })  # fmt: skip
-
-
-def _build(cls: type[T], fields: dict[str, Any]) -> T:
-    """An instance of a (frozen) dataclass from already validated field values.
-
-    Filling ``__dict__`` directly skips the generated ``__init__`` (one
-    ``object.__setattr__`` per field), which is what unpickling does too; the values
-    come from an equal object in the worker process.
-    """
-    obj = object.__new__(cls)
-    try:
-        obj.__dict__.update(fields)
-    except AttributeError:  # pragma: no cover - a class with __slots__
-        return cls(**fields)
-    return obj
+    light: SegmentResult = make_record(SegmentResult, _RESULT_FIELDS, (
+        result.score, result.breakdown, result.stats,
+        make_record(Alignment, _ALIGNMENT_FIELDS, ((), a.chunks, a.optimal)),
+        _NO_TOKENS, _NO_TOKENS, result.ref_index,
+    ))  # fmt: skip
+    return light
 
 
 def unpack(packed: Packed, shared: dict[Any, tuple[str, ...]] | None = None) -> SegmentResult:
@@ -172,26 +180,41 @@ def unpack(packed: Packed, shared: dict[Any, tuple[str, ...]] | None = None) -> 
     ``shared`` (a dict kept across calls) lets results with the same reference share
     one token tuple instead of each building its own.
     """
-    p, r, f, frag, pen, score, v, segments, links, chunks, optimal, hyp, ref, ref_index = packed
+    return unpack_all([packed], shared)[0]
+
+
+def unpack_all(
+    packed: Sequence[Packed], shared: dict[Any, tuple[str, ...]] | None = None
+) -> list[SegmentResult]:
+    """:func:`unpack` of every element, in one loop (no Python call per result)."""
+    record = make_record
+    segment, alignment, stats, breakdown = SegmentResult, Alignment, Stats, Breakdown
+    result_names, alignment_names = _RESULT_FIELDS, _ALIGNMENT_FIELDS
+    stats_names, breakdown_names = _STATS_FIELDS, _BREAKDOWN_FIELDS
+    if all(not p[3] and not p[6] and not p[7] for p in packed):  # no links, no tokens
+        return [
+            record(segment, result_names, (
+                score, record(breakdown, breakdown_names, b), record(stats, stats_names, s),
+                record(alignment, alignment_names, ((), chunks, optimal)),
+                _NO_TOKENS, _NO_TOKENS, ref_index,
+            ))
+            for score, b, s, _, chunks, optimal, _, _, ref_index in packed
+        ]  # fmt: skip
+    if shared is None:
+        shared = {}
     new = tuple.__new__  # Match is a named tuple: this is Match._make without its checks
-    matches = tuple([new(Match, links[k : k + 5]) for k in range(0, len(links), 5)])
-    stats = _build(Stats, {
-        "hyp_len": v[0], "ref_len": v[1], "hyp_function": v[2], "ref_function": v[3],
-        "hyp_content_matches": v[4:-3:4], "ref_content_matches": v[5:-3:4],
-        "hyp_function_matches": v[6:-3:4], "ref_function_matches": v[7:-3:4],
-        "chunks": v[-3], "hyp_matched_words": v[-2], "ref_matched_words": v[-1],
-        "segments": segments,
-    })  # fmt: skip
-    breakdown = _build(Breakdown, {
-        "precision": p, "recall": r, "fmean": f, "fragmentation": frag, "penalty": pen,
-        "score": score,
-    })  # fmt: skip
-    alignment = _build(Alignment, {"matches": matches, "chunks": chunks, "optimal": optimal})
-    return _build(SegmentResult, {
-        "score": score, "breakdown": breakdown, "stats": stats, "alignment": alignment,
-        "hyp_tokens": _split(hyp), "ref_tokens": _shared_split(ref, shared),
-        "ref_index": ref_index,
-    })  # fmt: skip
+    size = _MATCH_SIZE
+    return [
+        record(segment, result_names, (
+            score, record(breakdown, breakdown_names, b), record(stats, stats_names, s),
+            record(alignment, alignment_names, (
+                tuple(map(new, repeat(Match), zip(*[iter(links)] * size, strict=True))),
+                chunks, optimal,
+            )),
+            _split(hyp), _shared_split(ref, shared), ref_index,
+        ))
+        for score, b, s, links, chunks, optimal, hyp, ref, ref_index in packed
+    ]  # fmt: skip
 
 
 def _score_chunk(task: tuple[Sequence[Pair], bool]) -> list[Packed]:
@@ -246,7 +269,7 @@ def score_pairs(
         return results
     # Tasks sharing a reference go to the same chunk where possible (each process
     # prepares a reference once: the scorer caches it); results return in input order.
-    order = sorted(range(len(pairs)), key=lambda i: tuple(pairs[i][1]))
+    order = _by_reference(pairs)
     tasks = [pairs[i] for i in order]
     # Small chunks balance the load and keep the progress bar moving.
     size = max(1, min(200, len(tasks) // (jobs * 16)))
@@ -260,6 +283,17 @@ def score_pairs(
     for i, result in zip(order, flat, strict=True):
         results_in_order[i] = result
     return results_in_order  # type: ignore[return-value]
+
+
+def _by_reference(pairs: Sequence[Pair]) -> list[int]:
+    """The positions of ``pairs``, those with the same references together (groups in
+    order of first appearance, positions in order within a group)."""
+    groups: dict[tuple[Any, ...], int] = {}
+    try:
+        group = [groups.setdefault(tuple(refs), len(groups)) for _, refs in pairs]
+    except TypeError:  # references given as token lists (unhashable): sort them
+        return sorted(range(len(pairs)), key=lambda i: tuple(pairs[i][1]))
+    return sorted(range(len(pairs)), key=group.__getitem__)
 
 
 def _run_forked(
@@ -283,9 +317,11 @@ def _run_forked(
     workers = [context.Process(target=_fork_worker, daemon=True) for _ in range(jobs - 1)]
     done: list[list[SegmentResult] | None] = [None] * len(chunks)
     try:
-        for worker in workers:
-            worker.start()
+        # The collector is paused before the fork, so the workers never run it either:
+        # a collection would write to every inherited object (copy-on-write faults).
         with paused_gc():
+            for worker in workers:
+                worker.start()
             while True:
                 index = _next_chunk(counter, len(chunks))
                 if index is None:
@@ -359,8 +395,7 @@ def _drain(
             return received
         if error is not None:
             raise error
-        shared: dict[Any, tuple[str, ...]] = {}
-        done[index] = [unpack(p, shared) for p in packed]
+        done[index] = unpack_all(packed)
         update(len(packed))
         received += 1
         block = False  # one is enough; then take only what is already there
@@ -380,7 +415,6 @@ def _run_pool(  # pragma: no cover - platforms without fork
         paused_gc(),
     ):
         for packed in pool.imap(_score_chunk, [(chunk, detail) for chunk in chunks]):
-            shared: dict[Any, tuple[str, ...]] = {}
-            done.append([unpack(p, shared) for p in packed])
+            done.append(unpack_all(packed))
             update(len(packed))
     return done

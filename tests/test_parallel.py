@@ -175,3 +175,23 @@ def test_results_without_detail() -> None:
         assert [r.stats for r in light] == [r.stats for r in full]
         assert [r.alignment.chunks for r in light] == [r.alignment.chunks for r in full]
         assert all(r.alignment.matches == () and r.hyp_tokens == () for r in light)
+
+
+def test_pack_round_trip() -> None:
+    from meteorx.parallel import pack, unpack, unpack_all, without_detail
+
+    scorer = Scorer("li", language="en")
+    results = [scorer.segment(hyp, refs) for hyp, refs in _pairs(200)]
+    results.append(scorer.segment("odd\x1ftoken here", ["odd\x1ftoken there"]))
+    assert repr([unpack(pack(r)) for r in results]) == repr(results)
+    assert repr(unpack_all([pack(r) for r in results])) == repr(results)
+    light = unpack_all([pack(r, detail=False) for r in results])
+    assert repr(light) == repr([without_detail(r) for r in results])
+    assert [r.stats for r in light] == [r.stats for r in results]
+
+
+def test_token_list_references_in_processes() -> None:
+    scorer = Scorer("li", language="en")
+    pairs = [(hyp, [ref.split() for ref in refs]) for hyp, refs in _pairs(200)]
+    serial = score_pairs(scorer, pairs, jobs=1)  # type: ignore[arg-type]
+    assert repr(score_pairs(scorer, pairs, jobs=2)) == repr(serial)  # type: ignore[arg-type]

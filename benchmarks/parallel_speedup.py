@@ -6,7 +6,11 @@ identical, and reports the wall-clock speed-up, for the two kinds of results
 ``score_pairs`` returns: scores and statistics only (``detail=False``: what ``meteorx
 score`` and ``meteorx tune`` use) and full results with links and tokens (the API,
 ``meteorx report``). Runs alternate between 1 and N processes so that both meet the
-same background load; the load average is printed before and after.
+same background load; the load average is printed before and after. Alongside, the
+machine's ceiling: N forked processes scoring 1/N each (pairs with the same reference
+together, a fresh scorer inherited as in ``score_pairs``) and returning nothing, with
+its wall-clock speed-up and its CPU overhead (the cost of forking and of each process
+warming its own caches), against which the CPU overhead of ``--jobs N`` compares.
 
 On a machine shared with other users' CPU-bound work, the kernel's autogroup
 scheduler gives each login session a fair share of the CPUs whatever the number of its
@@ -41,24 +45,39 @@ def read(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
+_PART_SCORER: Scorer | None = None  # the ceiling's scorer, inherited by its workers
+
+
 def _score_part(part: list[tuple[str, list[str]]]) -> int:
-    """A worker of the reference split: score a share, return nothing."""
-    scorer = Scorer(CONFIG)
+    """A worker of the ceiling: score a share, return nothing."""
+    assert _PART_SCORER is not None
     with paused_gc():
         for hyp, refs in part:
-            scorer.segment(hyp, refs)
+            _PART_SCORER.segment(hyp, refs)
     return len(part)
 
 
-def _ideal(pairs: list[tuple[str, list[str]]], jobs: int) -> float:
-    """Wall time of N processes each scoring 1/N of the pairs and returning nothing:
-    the best any parallel scheme can do on this machine right now."""
+def _ideal(pairs: list[tuple[str, list[str]]], jobs: int) -> tuple[float, float]:
+    """Wall and CPU time of N forked processes each scoring 1/N of the pairs (a
+    contiguous share, pairs with the same reference together) with a fresh scorer
+    inherited from this process, and returning nothing: the best any parallel scheme
+    can do on this machine right now."""
     import multiprocessing
 
+    global _PART_SCORER
+    _PART_SCORER = Scorer(CONFIG)
+    ordered = sorted(pairs, key=lambda pair: tuple(pair[1]))
+    n = len(ordered)
+    parts = [ordered[k * n // jobs : (k + 1) * n // jobs] for k in range(jobs)]
+    before = _cpu()
     start = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pool.map(_score_part, [pairs[k::jobs] for k in range(jobs)])
-    return time.perf_counter() - start
+    pool = multiprocessing.get_context("fork").Pool(jobs)
+    pool.map(_score_part, parts, chunksize=1)
+    pool.close()
+    pool.join()
+    wall = time.perf_counter() - start
+    _PART_SCORER = None
+    return wall, _cpu() - before
 
 
 def _cpu() -> float:
@@ -99,6 +118,7 @@ def main() -> int:
         print(f"\n{label}:")
         walls: dict[int, list[float]] = {1: [], args.jobs: []}
         ideal: list[float] = []
+        ideal_cpus: list[float] = []
         cpus: dict[int, list[float]] = {1: [], args.jobs: []}
         results = {}
         # Interleaved runs (1 process, then N, repeatedly): on a shared machine both
@@ -112,7 +132,9 @@ def main() -> int:
                 walls[jobs].append(time.perf_counter() - start)
                 cpus[jobs].append(_cpu() - before)
             if not detail:
-                ideal.append(_ideal(pairs, args.jobs))
+                wall, cpu = _ideal(pairs, args.jobs)
+                ideal.append(wall)
+                ideal_cpus.append(cpu)
         n = args.jobs
         for jobs in (1, n):
             best = min(walls[jobs])
@@ -139,7 +161,11 @@ def main() -> int:
                 "- the machine's ceiling right now"
             )
         overhead = statistics.median(cpus[n]) / statistics.median(cpus[1]) - 1
-        print(f"  CPU overhead of {n} processes (medians): {overhead:+.1%}")
+        print(f"  CPU overhead of {n} processes (medians): {overhead:+.1%}", end="")
+        if ideal_cpus:
+            floor = statistics.median(ideal_cpus) / statistics.median(cpus[1]) - 1
+            print(f"; of the reference: {floor:+.1%}", end="")
+        print()
     print(f"\nload average after: {os.getloadavg()}")
     return 0 if same else 1
 

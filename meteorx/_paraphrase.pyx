@@ -10,9 +10,10 @@ buffer (the ``mmap``):
 * words are interned as their UTF-8 bytes into ids (an open-addressing hash over an
   arena; no Python objects per word);
 * a sentence's table phrases are found by Meteor 1.5's trie walk: the value of a
-  word's own key comes from the directory, a longer key is found by binary search in
-  the word's run of sorted keys (lines of the keys section), and the step (key, next
-  word) -> longer key is remembered in a hash table (bounded);
+  word's own key comes from the directory; the first time a word is met, its run of
+  keys (lines of the keys section) is put in a hash of key bytes -> key number, where
+  longer keys are then looked up; each step (key, next word) -> longer key is also
+  remembered in a hash table over word ids (bounded);
 * a phrase's paraphrase group is decoded once, from the buffer, into arrays of word
   ids, kept in a bounded cache;
 * :meth:`NativeTable.candidates` finds where each paraphrase occurs in the other
@@ -44,6 +45,7 @@ MAX_GROUP_INTS = 8_000_000
 #: Trie steps (key, next word) -> longer key remembered before they are forgotten.
 MAX_STEPS = 1_000_000
 cdef uint64_t _EMPTY = 0xFFFFFFFFFFFFFFFFULL
+cdef Py_ssize_t _serial = 0  # numbers the tables (a sentence knows which prepared it)
 
 # the stand-in for a token with a space, or an empty one (as in the Python definition)
 cdef str _SAFE = "\x00"
@@ -66,22 +68,68 @@ ctypedef struct Step:
     int64_t child       # number of the longer key, or -1: there is none
 
 
+ctypedef struct KeySlot:
+    uint32_t hash
+    int32_t key         # key number + 1; 0: a free slot
+
+
 ctypedef struct Run:
     Py_ssize_t first    # key number of the word's own key (the run's first)
     Py_ssize_t count    # keys in the run
 
 
+cdef uint32_t _FNV_OFFSET = 2166136261u
+cdef uint32_t _FNV_PRIME = 16777619u
+
+
 cdef inline uint32_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
-    cdef uint32_t h = 2166136261u
+    cdef uint32_t h = _FNV_OFFSET
     cdef Py_ssize_t i
     for i in range(n):
-        h = (h ^ <unsigned char>s[i]) * 16777619u
+        h = (h ^ <unsigned char>s[i]) * _FNV_PRIME
     return h
 
 
-cdef inline bint _is_gap(unsigned char c) noexcept nogil:
-    # what separates words of a paraphrase line (Java's StringTokenizer, minus line ends)
-    return c == 32 or c == 9 or c == 12
+# byte classes in paraphrase lines: 2 a line end, 1 a gap between words (what Java's
+# StringTokenizer splits on, line ends aside), 0 part of a word
+cdef unsigned char _CLASS[256]
+memset(_CLASS, 0, 256)
+_CLASS[10] = 2
+_CLASS[32] = 1
+_CLASS[9] = 1
+_CLASS[12] = 1
+
+
+cdef inline bint _is_ascii(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t v, acc = 0
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&v, p + i, 8)
+        acc |= v
+        i += 8
+    while i < n:
+        acc |= p[i]
+        i += 1
+    return (acc & 0x8080808080808080ULL) == 0
+
+
+cdef inline uint32_t _hash_bytes(const char* s, Py_ssize_t n) noexcept nogil:
+    """A hash of a key's bytes, 8 at a time."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n
+    cdef uint64_t v
+    cdef Py_ssize_t i
+    while n >= 8:
+        memcpy(&v, s, 8)
+        h = (h ^ v) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+        s += 8
+        n -= 8
+    v = 0
+    for i in range(n):
+        v = (v << 8) | <unsigned char>s[i]
+    h = (h ^ v) * 0x94D049BB133111EBULL
+    h ^= h >> 29
+    return <uint32_t>(h ^ (h >> 32))
 
 
 cdef class Sentence:
@@ -95,7 +143,8 @@ cdef class Sentence:
     cdef int32_t* lengths
     cdef int32_t* groups
     cdef Py_ssize_t cap
-    cdef Py_ssize_t generation
+    cdef Py_ssize_t serial      # of the table that prepared it ...
+    cdef Py_ssize_t generation  # ... and of its words
 
     def __cinit__(self):
         self.ids = NULL
@@ -105,6 +154,7 @@ cdef class Sentence:
         self.cap = 0
         self.n = 0
         self.phrases = 0
+        self.serial = -1
         self.generation = -1
 
     def __dealloc__(self):
@@ -164,6 +214,9 @@ cdef class NativeTable:
     cdef const uint64_t* values
     cdef Py_ssize_t nkeys
     cdef Py_ssize_t* key_off    # nkeys + 1: where each key (line) starts
+    cdef int32_t* run_keys      # by a run's first key number: its keys (0: not read yet)
+    cdef KeySlot* kslots        # hash of the keys of the runs read: bytes -> key number
+    cdef Py_ssize_t kslot_count, nkeyed
     cdef object directory
 
     cdef char* arena
@@ -179,6 +232,7 @@ cdef class NativeTable:
 
     cdef int32_t** group_ids    # by group number (1-based): decoded group, or NULL
     cdef Py_ssize_t group_ints
+    cdef Py_ssize_t serial
     cdef readonly Py_ssize_t generation
     cdef readonly Py_ssize_t decoded
     cdef public Py_ssize_t max_words
@@ -201,6 +255,8 @@ cdef class NativeTable:
 
     def __cinit__(self):
         self.key_off = NULL
+        self.run_keys = NULL
+        self.kslots = NULL
         self.arena = NULL
         self.words = NULL
         self.slots = NULL
@@ -246,11 +302,22 @@ cdef class NativeTable:
         # where each key starts (the keys section is one "\n"-terminated key per line):
         # filled a run at a time, when its first word is met (see _add_run)
         self.key_off = <Py_ssize_t*>malloc((self.nkeys + 1) * sizeof(Py_ssize_t))
-        if self.key_off == NULL:
+        self.run_keys = <int32_t*>calloc(self.nkeys + 1, sizeof(int32_t))
+        # room for every key at half load, never grown (zeroed pages cost nothing until
+        # keys are put there)
+        self.kslot_count = 1024
+        while self.kslot_count < 2 * self.nkeys:
+            self.kslot_count *= 2
+        self.nkeyed = 0
+        self.kslots = <KeySlot*>calloc(self.kslot_count, sizeof(KeySlot))
+        if self.key_off == NULL or self.run_keys == NULL or self.kslots == NULL:
             raise MemoryError()
         self.group_ids = <int32_t**>calloc(self.ngroups + 2, sizeof(int32_t*))
         if self.group_ids == NULL:
             raise MemoryError()
+        global _serial
+        _serial += 1
+        self.serial = _serial
         self.generation = 0
         self.decoded = 0
         self.group_ints = 0
@@ -264,6 +331,8 @@ cdef class NativeTable:
         self._free_groups()
         free(self.group_ids)
         free(self.key_off)
+        free(self.run_keys)
+        free(self.kslots)
         free(self.arena)
         free(self.words)
         free(self.slots)
@@ -328,9 +397,12 @@ cdef class NativeTable:
         self.nslots = size
         return 0
 
-    cdef int32_t _intern(self, const char* s, Py_ssize_t n) except -2:
+    cdef inline int32_t _intern(self, const char* s, Py_ssize_t n) except -2:
         """The id of the word with UTF-8 bytes ``s[:n]`` (a new id if it is new)."""
-        cdef uint32_t h = _hash(s, n)
+        return self._intern_hashed(s, n, _hash(s, n))
+
+    cdef int32_t _intern_hashed(self, const char* s, Py_ssize_t n, uint32_t h) except -2:
+        """:meth:`_intern` given the word's :func:`_hash`."""
         cdef Py_ssize_t mask = self.nslots - 1
         cdef Py_ssize_t j = h & mask
         cdef int32_t w
@@ -391,20 +463,11 @@ cdef class NativeTable:
         cdef void* grown
         if first < 0 or first >= self.nkeys or end < start or end > self.keys_len:
             raise ValueError("corrupt paraphrase table directory")
-        # the run's keys are the lines of keys[start:end]: note where each starts
-        p = self.keys + start
-        stop = self.keys + end
-        count = 0
-        while True:
-            if first + count >= self.nkeys:
-                raise ValueError("corrupt paraphrase table directory")
-            self.key_off[first + count] = p - self.keys
-            count += 1
-            nl = <const unsigned char*>memchr(p, 10, stop - p)
-            if nl == NULL:
-                break
-            p = nl + 1
-        self.key_off[first + count] = end + 1
+        count = self.run_keys[first]
+        if count == 0:  # first time: note where its keys start, and hash them
+            count = self._read_run(first, start, end)
+        elif self.key_off[first] != start or self.key_off[first + count] != end + 1:
+            raise ValueError("corrupt paraphrase table directory")
         if self.nruns == self.runs_cap:
             grown = realloc(self.runs, 2 * self.runs_cap * sizeof(Run))
             if grown == NULL:
@@ -417,6 +480,56 @@ cdef class NativeTable:
         word.run_count += 1
         word.own |= self.values[first]
         return 0
+
+    cdef Py_ssize_t _read_run(self, Py_ssize_t first, Py_ssize_t start,
+                              Py_ssize_t end) except -1:
+        """Index the keys of a run (the lines of ``keys[start:end]``, numbered from
+        ``first``): where each starts, and each in the key hash. Returns how many."""
+        cdef const unsigned char* p = self.keys + start
+        cdef const unsigned char* stop = self.keys + end
+        cdef const unsigned char* nl
+        cdef Py_ssize_t count = 0, size
+        while True:
+            if first + count >= self.nkeys:
+                raise ValueError("corrupt paraphrase table directory")
+            nl = <const unsigned char*>memchr(p, 10, stop - p)
+            size = (nl if nl != NULL else stop) - p
+            self.key_off[first + count] = p - self.keys
+            self._key_put(_hash_bytes(<const char*>p, size), first + count)
+            count += 1
+            if nl == NULL:
+                break
+            p = nl + 1
+        self.key_off[first + count] = end + 1
+        self.run_keys[first] = <int32_t>count
+        return count
+
+    cdef int _key_put(self, uint32_t h, Py_ssize_t key) except -1:
+        cdef Py_ssize_t mask = self.kslot_count - 1
+        cdef Py_ssize_t j = h & mask
+        if self.nkeyed >= self.nkeys:
+            raise ValueError("corrupt paraphrase table directory")
+        while self.kslots[j].key:
+            j = (j + 1) & mask
+        self.kslots[j].hash = h
+        self.kslots[j].key = <int32_t>(key + 1)
+        self.nkeyed += 1
+        return 0
+
+    cdef Py_ssize_t _key_find(self, const char* key, Py_ssize_t n) noexcept nogil:
+        """The number of the key with bytes ``key[:n]`` among the runs read, or -1."""
+        cdef uint32_t h = _hash_bytes(key, n)
+        cdef Py_ssize_t mask = self.kslot_count - 1
+        cdef Py_ssize_t j = h & mask
+        cdef int32_t k
+        while True:
+            k = self.kslots[j].key - 1
+            if k < 0:
+                return -1
+            if (self.kslots[j].hash == h and self.key_off[k + 1] - 1 - self.key_off[k] == n
+                    and memcmp(self.keys + self.key_off[k], key, n) == 0):
+                return k
+            j = (j + 1) & mask
 
     cdef int _consult(self, int32_t w, object token) except -1:
         """Read the directory entry of word ``w`` (``token`` is its text)."""
@@ -534,8 +647,10 @@ cdef class NativeTable:
         s.ids = NULL
         s.n = 0
         s.phrases = 0
+        s.serial = -1
         s.generation = -1
         if n == 0:
+            s.serial = self.serial
             s.generation = self.generation
             return 0
         s.ids = <int32_t*>malloc(n * sizeof(int32_t))
@@ -587,16 +702,15 @@ cdef class NativeTable:
                         break  # no key has this word
                     length += 1
                     if word.run_count == 1:
-                        # the key number of (key so far, next word): cached, else searched
-                        # among the keys after the key so far (the longer ones follow it)
+                        # the key number of (key so far, next word): remembered, else
+                        # looked up in the key hash
                         step = (<uint64_t>cur << 32) | <uint32_t>s.ids[j]
                         slot = self._step_slot(step)
                         if self.steps[slot].key == step:
                             found = self.steps[slot].child
                         else:
                             keylen = self._key_text(text, size, k, j)
-                            found = self._search(&self.runs[word.run_at], cur + 1,
-                                                 self.keybuf, keylen)
+                            found = self._key_find(self.keybuf, keylen)
                             self._step_put(step, found)
                         if found < 0:
                             break
@@ -616,6 +730,7 @@ cdef class NativeTable:
         finally:
             free(text)
             free(size)
+        s.serial = self.serial
         s.generation = self.generation
         return 0
 
@@ -664,59 +779,63 @@ cdef class NativeTable:
         cdef Py_ssize_t stop = self.targets_at + <Py_ssize_t>self.offsets[g]
         cdef const unsigned char* p = self.data + start
         cdef Py_ssize_t n = stop - start
-        cdef Py_ssize_t i, words, lines, at, here, count_at, a
-        cdef bint ascii = True
+        cdef Py_ssize_t i, at, count_at, a
+        cdef int32_t here
+        cdef unsigned char c
+        cdef uint32_t h
         cdef object text = None
         cdef const char* utf8
-        for i in range(n):
-            if p[i] >= 0x80:
-                ascii = False
-                break
-        if not ascii:  # decoded like the Python definition: invalid bytes -> U+FFFD
+        cdef void* shrunk
+        if not _is_ascii(p, n):  # decoded like the Python definition: bad bytes -> U+FFFD
             text = (<const char*>p)[:n].decode("utf-8", "replace")
             utf8 = PyUnicode_AsUTF8AndSize(text, &n)
             if utf8 == NULL:
                 raise ValueError("paraphrase group cannot be decoded")
             p = <const unsigned char*>utf8
-        # upper bound of ints: count + per line (size) + per word (id)
-        words = 0
-        lines = 1
-        for i in range(n):
-            if p[i] == 10:
-                lines += 1
-            elif _is_gap(p[i]):
-                words += 1
-        out = <int32_t*>malloc((1 + lines + words + lines) * sizeof(int32_t))
+        # each word, and each line's size, stands for at least one byte
+        out = <int32_t*>malloc((n + 2) * sizeof(int32_t))
         if out == NULL:
             raise MemoryError()
         out[0] = 0
         at = 1
         i = 0
         try:
-            while i < n:
+            while i < n:  # a line: its words (runs of non-gap bytes), hashed as read
                 count_at = at
                 at += 1
                 here = 0
-                while i < n and p[i] != 10:
-                    while i < n and _is_gap(p[i]):
-                        i += 1
-                    if i >= n or p[i] == 10:
+                while i < n:
+                    c = p[i]
+                    if _CLASS[c] == 2:
                         break
-                    a = i
-                    while i < n and p[i] != 10 and not _is_gap(p[i]):
+                    if _CLASS[c] == 1:
                         i += 1
-                    out[at] = self._intern(<const char*>(p + a), i - a)
+                        continue
+                    a = i
+                    h = _FNV_OFFSET
+                    while True:
+                        h = (h ^ c) * _FNV_PRIME
+                        i += 1
+                        if i == n:
+                            break
+                        c = p[i]
+                        if _CLASS[c]:
+                            break
+                    out[at] = self._intern_hashed(<const char*>(p + a), i - a, h)
                     at += 1
                     here += 1
                 i += 1  # past the line end
                 if here:
-                    out[count_at] = <int32_t>here
+                    out[count_at] = here
                     out[0] += 1
                 else:
                     at = count_at  # a blank line: dropped
         except BaseException:
             free(out)
             raise
+        shrunk = realloc(out, at * sizeof(int32_t))
+        if shrunk != NULL:
+            out = <int32_t*>shrunk
         self.group_ids[g] = out
         self.group_ints += at
         self.decoded += 1
@@ -834,9 +953,10 @@ cdef class NativeTable:
         cdef Py_ssize_t i, first, total, k, need
         cdef int32_t** groups
         cdef void* grown
-        if hyp.generation != self.generation:
+        # prepared before the words were forgotten (or by another table): again
+        if hyp.generation != self.generation or hyp.serial != self.serial:
             self._fill(hyp)
-        if ref.generation != self.generation:
+        if ref.generation != self.generation or ref.serial != self.serial:
             self._fill(ref)
         if self.group_ints > self.max_group_ints:
             self._free_groups()
@@ -885,8 +1005,18 @@ cdef class NativeTable:
         return self._spans_list(self.sorted_spans, total)
 
     cdef list _spans_list(self, const int32_t* spans, Py_ssize_t total):
-        cdef list out = [None] * (total // 4)
+        # A copy first: making Python objects can run a collection, whose finalizers
+        # could let another thread use this table's scratch arrays meanwhile.
+        cdef int32_t* mine = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        cdef list out
         cdef Py_ssize_t i
-        for i in range(0, total, 4):
-            out[i // 4] = (spans[i], spans[i + 1], spans[i + 2], spans[i + 3])
+        if mine == NULL:
+            raise MemoryError()
+        memcpy(mine, spans, total * sizeof(int32_t))
+        try:
+            out = [None] * (total // 4)
+            for i in range(0, total, 4):
+                out[i // 4] = (mine[i], mine[i + 1], mine[i + 2], mine[i + 3])
+        finally:
+            free(mine)
         return out

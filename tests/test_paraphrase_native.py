@@ -304,3 +304,14 @@ def test_table_close_releases_the_buffer(tmp_path: Path, monkeypatch: pytest.Mon
     table.close()  # would raise BufferError if the C state still held the mapping
     assert table.native() is None
     clear_loaded()
+
+
+def test_sentence_of_another_table_is_prepared_again(
+    small_matchers: list[ParaphraseMatcher],
+) -> None:
+    one, other = small_matchers[0], small_matchers[1]
+    hyp, ref = ["a", "b", "é", "a"], ["b", "a", "ab", "z", "a"]
+    foreign = other.prepare(ref)
+    assert one.candidates(one.prepare(hyp), foreign) == one.python_candidates(
+        one.python_prepare(hyp), one.python_prepare(ref)
+    )

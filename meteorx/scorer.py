@@ -197,12 +197,17 @@ class Scorer:
             if not text.isascii():
                 _check_encodable(text)
             return tuple(self.normalize_line(text))
-        for token in text:
-            if not token.isascii():
-                _check_encodable(token)
+        tokens = tuple(text)
+        joined = "".join(tokens)  # one C-level pass over all the tokens
+        if not joined.isascii():
+            try:
+                joined.encode("utf-8")
+            except UnicodeEncodeError:  # find the token and say where
+                for token in tokens:
+                    _check_encodable(token)
         if self.config.normalize.lowercase:
-            return tuple(t.lower() for t in text)
-        return tuple(text)
+            return tuple(map(str.lower, tokens))
+        return tokens
 
     def _tokenize_ref(self, text: TextOrTokens) -> tuple[str, ...]:
         """:meth:`tokenize` for references, which recur (one per system scored)."""
@@ -524,8 +529,12 @@ def _check_text(value: object, what: str) -> None:
     """Raise InputError unless ``value`` is a string or a sequence of strings."""
     if isinstance(value, str):
         return
-    if isinstance(value, (list, tuple)) and all(isinstance(t, str) for t in value):
-        return
+    if isinstance(value, (list, tuple)):
+        try:
+            "".join(value)  # a TypeError names no token: say it below
+            return
+        except TypeError:
+            pass
     raise InputError(
         f"the {what} must be a string or a list of string tokens, not "
         f"{type(value).__name__}"

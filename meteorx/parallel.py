@@ -4,11 +4,12 @@
 a reference together, so each process prepares a reference once). Where the platform
 forks (Linux), N - 1 worker processes inherit the scorer and the segments — the scorer
 is built once, nothing is sent to the workers — and they and the calling process take
-chunks from a shared counter; workers send their results back packed as flat tuples
-(:func:`pack`), which the caller unpacks into :class:`SegmentResult` objects. Elsewhere
-a pool of N workers each builds one scorer from the validated configuration. Results
-come back in input order and equal the single-process ones, so sums of statistics —
-and therefore every corpus score — are identical.
+chunks from shared counters (each its own contiguous run first: :class:`_Regions`);
+workers send their results back packed as flat tuples (:func:`pack`), which the caller
+unpacks into :class:`SegmentResult` objects. Elsewhere a pool of N workers each builds
+one scorer from the validated configuration. Results come back in input order and
+equal the single-process ones, so sums of statistics — and therefore every corpus
+score — are identical.
 """
 
 from __future__ import annotations
@@ -303,7 +304,7 @@ def _run_forked(
     update: Callable[[int], Any],
     detail: bool,
 ) -> list[list[SegmentResult]]:
-    """``jobs - 1`` forked workers and this process take chunks from a shared counter.
+    """``jobs - 1`` forked workers and this process take chunks (:class:`_Regions`).
 
     The workers inherit the scorer and the tasks (nothing is sent to them) and send
     back packed results; this process scores chunks too, so it keeps working instead
@@ -311,10 +312,12 @@ def _run_forked(
     """
     global _FORK_STATE
     context = multiprocessing.get_context("fork")
-    counter = context.Value("i", 0)
+    counter = _Regions(context, len(chunks), jobs)
     queue: Any = context.Queue()
     _FORK_STATE = (scorer, chunks, counter, queue, detail)
-    workers = [context.Process(target=_fork_worker, daemon=True) for _ in range(jobs - 1)]
+    workers = [
+        context.Process(target=_fork_worker, args=(k,), daemon=True) for k in range(1, jobs)
+    ]
     done: list[list[SegmentResult] | None] = [None] * len(chunks)
     try:
         # The collector is paused before the fork, so the workers never run it either:
@@ -323,7 +326,7 @@ def _run_forked(
             for worker in workers:
                 worker.start()
             while True:
-                index = _next_chunk(counter, len(chunks))
+                index = counter.take(0)
                 if index is None:
                     break
                 scored = [scorer.segment(h, list(r)) for h, r in chunks[index]]
@@ -342,26 +345,48 @@ def _run_forked(
     return [chunk for chunk in done if chunk is not None]
 
 
-_FORK_STATE: tuple[Scorer, list[Sequence[Pair]], Any, Any, bool] | None = None
+_FORK_STATE: tuple[Scorer, list[Sequence[Pair]], _Regions, Any, bool] | None = None
 
 
-def _next_chunk(counter: Any, n_chunks: int) -> int | None:
-    with counter.get_lock():
-        index = int(counter.value)
-        if index >= n_chunks:
-            return None
-        counter.value = index + 1
-    return index
+class _Regions:
+    """Which chunk a process scores next: process ``k`` of ``n`` owns the ``k``-th
+    contiguous run of chunks and takes them from its front; when its run is done it
+    takes from the back of the run with the most chunks left.
+
+    Chunks are ordered by reference, so a process's own run holds about ``1/n`` of the
+    vocabulary: it works out each word's keys and prepares each reference once, where
+    taking chunks round-robin would have every process meet (and pay for) nearly every
+    word. Taking from the others' backs keeps the load balanced to the last chunk.
+    """
+
+    def __init__(self, context: Any, n_chunks: int, n: int) -> None:
+        bounds = [n_chunks * k // n for k in range(n + 1)]
+        # [front_0, back_0, front_1, back_1, ...]: run k is chunks front_k .. back_k - 1
+        self._ends = context.Array("i", [b for k in range(n) for b in bounds[k : k + 2]])
+        self._n = n
+
+    def take(self, k: int) -> int | None:
+        ends = self._ends
+        with ends.get_lock():
+            if ends[2 * k] < ends[2 * k + 1]:  # own run, from the front
+                ends[2 * k] += 1
+                return int(ends[2 * k] - 1)
+            left = [ends[2 * r + 1] - ends[2 * r] for r in range(self._n)]
+            r = max(range(self._n), key=left.__getitem__)
+            if left[r] <= 0:
+                return None
+            ends[2 * r + 1] -= 1  # another run, from the back
+            return int(ends[2 * r + 1])
 
 
-def _fork_worker() -> None:  # pragma: no cover - runs in the child process
+def _fork_worker(k: int) -> None:  # pragma: no cover - runs in the child process
     state = _FORK_STATE
     assert state is not None
     scorer, chunks, counter, queue, detail = state
     try:
         with paused_gc():
             while True:
-                index = _next_chunk(counter, len(chunks))
+                index = counter.take(k)
                 if index is None:
                     break
                 packed = [pack(scorer.segment(h, list(r)), detail) for h, r in chunks[index]]

@@ -195,3 +195,20 @@ def test_token_list_references_in_processes() -> None:
     pairs = [(hyp, [ref.split() for ref in refs]) for hyp, refs in _pairs(200)]
     serial = score_pairs(scorer, pairs, jobs=1)  # type: ignore[arg-type]
     assert repr(score_pairs(scorer, pairs, jobs=2)) == repr(serial)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("n_chunks", "n"), [(0, 2), (1, 2), (7, 2), (100, 3), (5, 8)])
+def test_regions_hand_out_every_chunk_once_own_run_first(n_chunks: int, n: int) -> None:
+    import multiprocessing
+
+    from meteorx.parallel import _Regions
+
+    regions = _Regions(multiprocessing.get_context("fork"), n_chunks, n)
+    taken: list[int] = []
+    # process 0 works alone: its own run in order, then the others' from their backs
+    while (index := regions.take(0)) is not None:
+        taken.append(index)
+    assert sorted(taken) == list(range(n_chunks))
+    own = n_chunks // n
+    assert taken[:own] == list(range(own))
+    assert regions.take(1) is None

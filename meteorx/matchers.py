@@ -92,6 +92,12 @@ class KeyMatcher(Matcher):
     def keys(self, word: str) -> Collection[Hashable]:
         """The word's keys (empty: the word links to nothing in this stage)."""
 
+    def single_keys(self, words: list[str]) -> list[Hashable] | None:
+        """Each word's one key, ``[k for (k,) in map(self.keys, words)]``, for matchers
+        whose every word has exactly one key (exact, stem), or None. The scorer asks
+        for new words in batches; one call per batch saves a Python call per word."""
+        return None
+
     def prepare(self, tokens: Sequence[str]) -> Any:
         index: dict[Hashable, list[int]] = {}
         word_keys = []

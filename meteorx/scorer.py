@@ -246,6 +246,10 @@ class Scorer:
         fw = self.function_words
         self._function_word.extend([word.lower() in fw for word in new])
         for table, matcher, key_ids in self._key_stages:
+            single = matcher.single_keys(new)
+            if single is not None:
+                table.add_single([key_ids.setdefault(key, len(key_ids)) for key in single])
+                continue
             all_keys = [matcher.keys(word) for word in new]
             if all(len(keys) == 1 for keys in all_keys):
                 table.add_single(

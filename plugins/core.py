@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -53,6 +53,9 @@ class ExactMatcher(KeyMatcher):
 
     def keys(self, word: str) -> tuple[str]:
         return (word,)
+
+    def single_keys(self, words: list[str]) -> list[Hashable]:
+        return list(words)
 
     # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
 
@@ -128,6 +131,13 @@ class StemMatcher(KeyMatcher):
 
     def keys(self, word: str) -> tuple[str]:
         return (self.stem(word),)
+
+    def single_keys(self, words: list[str]) -> list[Hashable]:
+        cache = self._cache
+        if len(cache) > 100_000:
+            cache.clear()
+        stem_word = self._stem_word
+        return [cache.get(w) or cache.setdefault(w, stem_word(w)) for w in words]
 
     # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
 

@@ -260,3 +260,17 @@ def test_paused_gc_restores_the_collector() -> None:
     finally:
         gc.enable()
     assert len(junk) == 1000
+
+
+@pytest.mark.parametrize("name", ["exact", "stem"])
+@given(words=st.lists(WORDS | st.text(max_size=6), max_size=20))
+@settings(max_examples=200, deadline=None)
+def test_single_keys_equal_keys(name: str, words: list[str]) -> None:
+    """The batch form the scorer uses equals one ``keys`` call per word."""
+    from meteorx.registry import get_registry
+
+    cls = get_registry().matcher(name)
+    matcher = cls(cls.Options(), ENGLISH)
+    expected = [key for word in words for key in matcher.keys(word)]
+    assert matcher.single_keys(words) == expected
+    assert matcher.single_keys(words) == expected  # from the cache too

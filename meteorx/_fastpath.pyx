@@ -342,6 +342,8 @@ cdef extern from "Python.h":
 
 cdef object _object_new = object.__new__
 
+# The records' field names, in the order score_alignment builds their values (equal to
+# meteorx.stats.STATS_FIELDS and meteorx.scoring.BREAKDOWN_FIELDS: a test checks).
 _STATS_FIELDS = (
     "hyp_len", "ref_len", "hyp_function", "ref_function", "hyp_content_matches",
     "ref_content_matches", "hyp_function_matches", "ref_function_matches", "chunks",

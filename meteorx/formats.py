@@ -778,6 +778,9 @@ def read_stats(path: str) -> StatsFile:
 
 
 def _params_from_dict(data: dict[str, Any], path: str) -> tuple[Parameters, list[str]]:
+    fmean = data.get("fmean", "harmonic")
+    if fmean not in ("harmonic", "nltk"):
+        raise InputError(f"{path}: unknown fmean {fmean!r} (harmonic or nltk)")
     try:
         params = Parameters(
             alpha=float(data["alpha"]),
@@ -786,7 +789,7 @@ def _params_from_dict(data: dict[str, Any], path: str) -> tuple[Parameters, list
             delta=float(data["delta"]),
             weights=tuple(float(w) for w in data["weights"]),
             perfect_match_rule=bool(data["perfect_match_rule"]),
-            fmean_form=str(data.get("fmean", "harmonic")),
+            fmean_form=fmean,
         )
         return params, [str(s) for s in data["stages"]]
     except (KeyError, TypeError, ValueError):

@@ -20,17 +20,16 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
 from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any, Protocol
 
 from meteorx.config import MeteorConfig
 from meteorx.errors import MeteorxError
-from meteorx.scorer import Scorer, SegmentResult, paused_gc
-from meteorx.scoring import Breakdown
-from meteorx.stats import Stats
-from meteorx.types import Alignment, Match, make_record
+from meteorx.scorer import SEGMENT_FIELDS, Scorer, SegmentResult, paused_gc
+from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown
+from meteorx.stats import STATS_FIELDS, Stats
+from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
 
 #: One task: a hypothesis and its references.
 Pair = tuple[str, Sequence[str]]
@@ -101,13 +100,6 @@ def _init_worker(config: MeteorConfig | None) -> None:
 Packed = tuple[Any, ...]
 _SEP = "\x1f"  # the ASCII unit separator: never inside a token in practice
 
-# Field names in the order pack() writes them and unpack() reads them.
-_RESULT_FIELDS = (
-    "score", "breakdown", "stats", "alignment", "hyp_tokens", "ref_tokens", "ref_index",
-)  # fmt: skip
-_ALIGNMENT_FIELDS = ("matches", "chunks", "optimal")
-_STATS_FIELDS = tuple(f.name for f in fields(Stats))
-_BREAKDOWN_FIELDS = tuple(f.name for f in fields(Breakdown))
 _MATCH_SIZE = len(Match._fields)
 _NO_TOKENS: tuple[str, ...] = ()
 
@@ -120,8 +112,8 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return get
 
 
-_stats_values = _getter(_STATS_FIELDS)
-_breakdown_values = _getter(_BREAKDOWN_FIELDS)
+_stats_values = _getter(STATS_FIELDS)
+_breakdown_values = _getter(BREAKDOWN_FIELDS)
 
 
 def _join(tokens: tuple[str, ...]) -> str | tuple[str, ...]:
@@ -167,9 +159,9 @@ def pack(result: SegmentResult, detail: bool = True) -> Packed:
 def without_detail(result: SegmentResult) -> SegmentResult:
     """``result`` without its links and tokens (scores, statistics, chunks kept)."""
     a = result.alignment
-    light: SegmentResult = make_record(SegmentResult, _RESULT_FIELDS, (
+    light: SegmentResult = make_record(SegmentResult, SEGMENT_FIELDS, (
         result.score, result.breakdown, result.stats,
-        make_record(Alignment, _ALIGNMENT_FIELDS, ((), a.chunks, a.optimal)),
+        make_record(Alignment, ALIGNMENT_FIELDS, ((), a.chunks, a.optimal)),
         _NO_TOKENS, _NO_TOKENS, result.ref_index,
     ))  # fmt: skip
     return light
@@ -190,8 +182,8 @@ def unpack_all(
     """:func:`unpack` of every element, in one loop (no Python call per result)."""
     record = make_record
     segment, alignment, stats, breakdown = SegmentResult, Alignment, Stats, Breakdown
-    result_names, alignment_names = _RESULT_FIELDS, _ALIGNMENT_FIELDS
-    stats_names, breakdown_names = _STATS_FIELDS, _BREAKDOWN_FIELDS
+    result_names, alignment_names = SEGMENT_FIELDS, ALIGNMENT_FIELDS
+    stats_names, breakdown_names = STATS_FIELDS, BREAKDOWN_FIELDS
     if all(not p[3] and not p[6] and not p[7] for p in packed):  # no links, no tokens
         return [
             record(segment, result_names, (

@@ -65,7 +65,8 @@ class SegmentResult:
         return self.breakdown.recall
 
 
-_SEGMENT_FIELDS = tuple(f.name for f in fields(SegmentResult))
+#: SegmentResult's fields in declaration order (what ``make_record`` takes values in).
+SEGMENT_FIELDS = tuple(f.name for f in fields(SegmentResult))
 
 
 @dataclass(frozen=True)
@@ -457,7 +458,7 @@ class Scorer:
             if best is None or breakdown.score > best.score:
                 best = make_record(
                     SegmentResult,
-                    _SEGMENT_FIELDS,
+                    SEGMENT_FIELDS,
                     (breakdown.score, breakdown, stats, alignment, hyp_tokens, ref_tokens, index),
                 )
         assert best is not None

@@ -8,7 +8,8 @@ metric exactly.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from meteorx.stats import Stats
 
@@ -39,6 +40,19 @@ class Breakdown:
     score: float
 
 
+#: Breakdown's fields in declaration order (what ``make_record`` takes values in).
+BREAKDOWN_FIELDS = tuple(f.name for f in fields(Breakdown))
+
+
+def fmean_of(precision: Any, recall: Any, alpha: float, form: str) -> Any:
+    """Fmean of positive precision and recall, written as ``form`` says ("harmonic":
+    Meteor 1.5's, "nltk": NLTK's). Elementwise on NumPy arrays too, so the resampling
+    code computes exactly the same floats."""
+    if form == "nltk":
+        return (precision * recall) / (alpha * precision + (1.0 - alpha) * recall)
+    return 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+
+
 def compute(stats: Stats, params: Parameters) -> Breakdown:
     """Precision, recall, Fmean, fragmentation, penalty and score of a record.
 
@@ -66,11 +80,7 @@ def compute(stats: Stats, params: Parameters) -> Breakdown:
     precision = _div(hyp_weighted, hyp_weighted_len)
     recall = _div(ref_weighted, ref_weighted_len)
     if precision > 0.0 and recall > 0.0:
-        if params.fmean_form == "nltk":
-            alpha = params.alpha
-            fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
-        else:
-            fmean = 1.0 / ((1.0 - params.alpha) / precision + params.alpha / recall)
+        fmean = fmean_of(precision, recall, params.alpha, params.fmean_form)
     else:
         fmean = 0.0
     matched_mean = (stats.hyp_matched_words + stats.ref_matched_words) / 2.0

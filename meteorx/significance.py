@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from meteorx.scoring import Parameters
+from meteorx.scoring import Parameters, fmean_of
 from meteorx.stats import Stats
 
 FloatArray = npt.NDArray[np.float64]
@@ -105,11 +105,7 @@ def scores_of_rows(rows: FloatArray, params: Parameters) -> FloatArray:
     recall = _safe_div(ref_w, ref_wlen)
     both = (precision > 0) & (recall > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        alpha = params.alpha
-        if params.fmean_form == "nltk":
-            mean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
-        else:
-            mean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+        mean = fmean_of(precision, recall, params.alpha, params.fmean_form)
         fmean = np.where(both, mean, 0.0)
         matched_mean = (hyp_mw + ref_mw) / 2.0
         frag = np.where(matched_mean > 0, chunks / matched_mean, np.nan)

@@ -9,7 +9,7 @@ resample for confidence intervals, and merge results computed in parallel.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 def _add_lists(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
@@ -100,6 +100,10 @@ class Stats:
             ref_matched_words=values[-1],
             segments=segments,
         )
+
+
+#: Stats' fields in declaration order (what ``make_record`` takes values in).
+STATS_FIELDS = tuple(f.name for f in fields(Stats))
 
 
 def sum_stats(records: Iterable[Stats]) -> Stats:

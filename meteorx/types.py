@@ -8,7 +8,7 @@ covers several words on each side needs no special case anywhere.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 
@@ -96,4 +96,5 @@ try:  # the same in C (meteorx/_fastpath.pyx), when the extension is built
 except ImportError:  # pragma: no cover - installs without a C compiler
     pass
 
-ALIGNMENT_FIELDS = ("matches", "chunks", "optimal")
+#: Alignment's fields in declaration order (what ``make_record`` takes values in).
+ALIGNMENT_FIELDS = tuple(f.name for f in fields(Alignment))

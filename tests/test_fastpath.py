@@ -274,3 +274,13 @@ def test_single_keys_equal_keys(name: str, words: list[str]) -> None:
     expected = [key for word in words for key in matcher.keys(word)]
     assert matcher.single_keys(words) == expected
     assert matcher.single_keys(words) == expected  # from the cache too
+
+
+def test_compiled_records_name_every_field() -> None:
+    """``score_alignment`` builds Stats and Breakdown from its own field lists: they
+    must be the dataclasses' (``make_record`` leaves a missing field unset)."""
+    from meteorx.scoring import BREAKDOWN_FIELDS
+    from meteorx.stats import STATS_FIELDS
+
+    assert fastpath._STATS_FIELDS == STATS_FIELDS
+    assert fastpath._BREAKDOWN_FIELDS == BREAKDOWN_FIELDS

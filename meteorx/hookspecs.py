@@ -46,7 +46,10 @@ def meteorx_register_tokenizers(register: Callable[[str, TokenizerFactory], None
 
     :param register: ``register(name, factory)``; ``factory(language)`` returns a
         callable ``str -> list[str]`` that splits one line into tokens (lowercasing and
-        punctuation removal are applied by meteorx afterwards, from the config).
+        punctuation removal are applied by meteorx afterwards, from the config). A
+        tokenizer whose tokens are lower-case already (as Meteor's ``-norm`` is) may say
+        so with an attribute ``lowercased = True`` on the callable; meteorx then does not
+        lowercase them a second time.
     """
 
 

@@ -26,12 +26,13 @@ def build_normalizer(
 ) -> Callable[[str], list[str]]:
     """A function turning one line of text into the tokens METEOR compares."""
     tokenize = registry.tokenizer(config.tokenizer)(language)
-    lowercase = config.lowercase
+    # A tokenizer that lowercases itself (Meteor's -norm) needs no second pass.
+    lowercase = config.lowercase and not getattr(tokenize, "lowercased", False)
     drop_punct = config.punctuation == "drop"
+    if not lowercase and not drop_punct:
+        return tokenize
     if tokenize is str.split and not drop_punct:
-        if lowercase:
-            return lambda line: line.lower().split()
-        return str.split
+        return lambda line: line.lower().split()
 
     def normalize(line: str) -> list[str]:
         tokens = tokenize(line)

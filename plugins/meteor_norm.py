@@ -39,6 +39,7 @@ def _factory(keep_punctuation: bool) -> TokenizerFactory:
         def tokenize(line: str) -> list[str]:
             return normalize_meteor(line, code, keep_punctuation)
 
+        tokenize.lowercased = True  # type: ignore[attr-defined]  # the jar lowercases
         return tokenize
 
     return make

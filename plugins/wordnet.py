@@ -107,6 +107,12 @@ DETACHMENT_RULES: dict[str, tuple[tuple[str, str], ...]] = {
 METEOR15_RULES: tuple[tuple[str, str], ...] = (
     DETACHMENT_RULES["n"] + DETACHMENT_RULES["v"] + DETACHMENT_RULES["a"]
 )
+#: METEOR15_RULES by the suffix's last letter (order kept): most words end in a letter
+#: no suffix ends in and are done with one dict lookup.
+_METEOR15_BY_LAST: dict[str, tuple[tuple[str, str], ...]] = {
+    last: tuple(rule for rule in METEOR15_RULES if rule[0].endswith(last))
+    for last in {suffix[-1] for suffix, _ in METEOR15_RULES}
+}
 
 #: Bump when the compiled format changes (old cache files are then ignored).
 _FORMAT = 2
@@ -253,7 +259,7 @@ class WordNet:
             return listed
         if word.endswith("ss") or len(word) <= 2:
             return (word,)
-        for suffix, ending in METEOR15_RULES:
+        for suffix, ending in _METEOR15_BY_LAST.get(word[-1], ()):
             if word.endswith(suffix):
                 base = word[: -len(suffix)] + ending
                 if self._find(base) >= 0:
@@ -264,9 +270,11 @@ class WordNet:
         """Every synset id of ``word`` and of its base forms (see the module docstring)."""
         ids: set[int] = set()
         if morphology == "meteor-1.5":
-            ids.update(self.synsets(word))
-            for base in self.meteor15_base_forms(word):
-                ids.update(self.synsets(base))
+            starts = self.starts
+            for lemma in (word, *self.meteor15_base_forms(word)):
+                k = self._find(lemma)
+                if k >= 0:
+                    ids.update(self.ids[starts[k] : starts[k + 1]])
         else:
             for pos in POS_TAGS:
                 for base in self.morphy(word, pos):

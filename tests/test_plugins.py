@@ -158,3 +158,34 @@ def test_first_party_plugins_use_entry_points() -> None:
     assert reg.owners["matcher:exact"] == "core"
     assert reg.owners["matcher:synonym"] == "wordnet"
     assert Scorer("li", language="en").registry is reg
+
+
+def test_tokenizer_declaring_lowercased_output_is_not_lowercased_again() -> None:
+    """A tokenizer that says its tokens are lower-case already (Meteor's -norm) is used
+    as it is; any other is lowercased afterwards when the config asks for it."""
+    from meteorx.config import NormalizeConfig
+    from meteorx.languages import resolve_language
+    from meteorx.normalize import build_normalizer
+
+    reg = registry.Registry()
+
+    def shouting(language: object) -> object:
+        def tokenize(line: str) -> list[str]:
+            return line.upper().split()
+
+        return tokenize
+
+    def declared(language: object) -> object:
+        tokenize = shouting(language)
+        tokenize.lowercased = True  # type: ignore[attr-defined]
+        return tokenize
+
+    reg.tokenizers["shouting"] = shouting  # type: ignore[assignment]
+    reg.tokenizers["declared"] = declared  # type: ignore[assignment]
+    english = resolve_language("en")
+    plain = build_normalizer(NormalizeConfig(tokenizer="shouting", lowercase=True), english, reg)
+    trusted = build_normalizer(NormalizeConfig(tokenizer="declared", lowercase=True), english, reg)
+    assert plain("a b") == ["a", "b"]
+    assert trusted("a b") == ["A", "B"]
+    meteor = Scorer({"extends": "meteor-1.5-en", "normalize": "meteor"})
+    assert meteor.normalize_line("Hello, World!") == ["hello", ",", "world", "!"]

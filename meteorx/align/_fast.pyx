@@ -208,23 +208,23 @@ cdef list _in_ref_order(int n_chosen, const int* chosen, const int* rs, int ref_
 # -- Meteor 1.5 beam search -------------------------------------------------------------
 
 
+# Ranks are packed so that comparing two is one or two integer comparisons: ``hi`` is
+# ((negcov + _COV_BIAS) << 32) | chunks, so "fewer uncovered words, then fewer chunks"
+# is ``hi`` ascending, and a match's gain or a new chunk is plain arithmetic on ``hi``
+# (negcov stays within 32 bits as long as hyp_len + ref_len < 2**30, checked).
+cdef enum:
+    _COV_BIAS = 1 << 31
+
+
 cdef struct Item:
-    i64 negcov
-    i64 chunks
+    uint64_t hi
     i64 dist
-    i64 seq
-    i64 idx
-    i64 last
-    int parent
-    int cand
-    int kind  # 0: the same path moves on, 1: a new path takes candidate ``cand``
+    i64 seq  # generation order within the step: equal ranks keep it (a stable sort)
 
 
 cdef inline bint _item_lt(const Item* a, const Item* b) noexcept nogil:
-    if a.negcov != b.negcov:
-        return a.negcov < b.negcov
-    if a.chunks != b.chunks:
-        return a.chunks < b.chunks
+    if a.hi != b.hi:
+        return a.hi < b.hi
     if a.dist != b.dist:
         return a.dist < b.dist
     return a.seq < b.seq
@@ -267,8 +267,7 @@ cdef inline void _offer(Item* h, Py_ssize_t* n, Py_ssize_t cap, Item* it) noexce
 
 
 cdef struct Path:
-    i64 negcov
-    i64 chunks
+    uint64_t hi
     i64 dist
     i64 idx
     i64 last
@@ -277,10 +276,8 @@ cdef struct Path:
 
 
 cdef inline bint _path_lt(const Path* a, const Path* b) noexcept nogil:
-    if a.negcov != b.negcov:
-        return a.negcov < b.negcov
-    if a.chunks != b.chunks:
-        return a.chunks < b.chunks
+    if a.hi != b.hi:
+        return a.hi < b.hi
     return a.dist < b.dist
 
 
@@ -300,7 +297,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
     cdef list cands = candidates if type(candidates) is list else list(candidates)
     cdef int n = len(cands)
     cdef _Mem mem = _Mem()
-    if beam < 1 or hyp_len > 2000000000 or ref_len > 2000000000:
+    if beam < 1 or hyp_len + ref_len >= (1 << 30):
         return None
     if n == 0:
         return [], 0
@@ -393,6 +390,11 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
     cdef Path* nxt = <Path*>mem.alloc(pcap * sizeof(Path))
     cdef uint64_t* pool = <uint64_t*>mem.alloc(2 * pcap * W * sizeof(uint64_t))
     cdef Item* heap = <Item*>mem.alloc(hcap * sizeof(Item))
+    # What each generated item (by its seq) becomes: its parent path and the candidate
+    # it takes (>= 0), or -1 (the parent skips to j + 1), or -2 (the parent, unchanged).
+    cdef Py_ssize_t scap = 64
+    cdef int* item_parent = <int*>mem.alloc(scap * sizeof(int))
+    cdef int* item_cand = <int*>mem.alloc(scap * sizeof(int))
     cdef Path* swap
     cdef Item it, tmp, lb
     cdef Path pt, pp
@@ -410,8 +412,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
     cdef const uint64_t* pu
     for k in range(H):
         starts_at[k] = -1
-    paths[0].negcov = 0
-    paths[0].chunks = 0
+    paths[0].hi = (<uint64_t>_COV_BIAS) << 32
     paths[0].dist = 0
     paths[0].idx = 0
     paths[0].last = -1
@@ -449,22 +450,22 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 pt = paths[p]
                 if j == R:
                     if pt.last != -1:
-                        pt.chunks += 1
+                        pt.hi += 1  # one more chunk
                 elif j < pt.idx:
                     pass
                 elif fixed_cov[j]:
                     i = fixed_at[j]
                     if i < 0:
                         continue  # the path dies (as in the reference; never happens)
-                    pt.negcov -= gain[i]
+                    pt.hi -= (<uint64_t>gain[i]) << 32
                     if pt.last != -1 and hs[i] != pt.last:
-                        pt.chunks += 1
+                        pt.hi += 1
                     pt.dist += absd[i]
                     pt.idx = rs[i] + rl[i]
                     pt.last = hs[i] + hl[i]
                 else:  # nothing starts here: close the chunk
                     if pt.last != -1:
-                        pt.chunks += 1
+                        pt.hi += 1
                     pt.last = -1
                     pt.idx = j + 1
                 # stable insertion into paths[0:q]
@@ -498,6 +499,10 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
         if need > hcap:
             hcap = need
             heap = <Item*>mem.grow(heap, hcap * sizeof(Item))
+        if npaths * (bstart[j + 1] - bstart[j] + 1) > scap:
+            scap = 2 * npaths * (bstart[j + 1] - bstart[j] + 1)
+            item_parent = <int*>mem.grow(item_parent, scap * sizeof(int))
+            item_cand = <int*>mem.grow(item_cand, scap * sizeof(int))
         nh = 0
         seq = 0
         for k in range(bstart[j], bstart[j + 1]):
@@ -513,27 +518,22 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 # chunks, dist), and later paths rank no better: once that cannot beat
                 # the worst kept item, no remaining item can (equal ranks lose to the
                 # earlier item, as in a stable sort).
-                lb.negcov = pt.negcov - gmax[j]
-                lb.chunks = pt.chunks
+                lb.hi = pt.hi - ((<uint64_t>gmax[j]) << 32)
                 lb.dist = pt.dist
                 lb.seq = seq
                 if not _item_lt(&lb, &heap[0]):
                     break
                 # Tighter, for this path alone: a child adds a chunk unless it extends.
                 if pt.last != -1 and j >= pt.idx and not (pt.last < H and starts_at[pt.last] == j):
-                    lb.chunks += 1
+                    lb.hi += 1
                     if not _item_lt(&lb, &heap[0]):
                         continue
-            it.parent = p
             if j < pt.idx:
-                it.negcov = pt.negcov
-                it.chunks = pt.chunks
+                it.hi = pt.hi
                 it.dist = pt.dist
                 it.seq = seq
-                it.idx = pt.idx
-                it.last = pt.last
-                it.cand = -1
-                it.kind = 0
+                item_parent[seq] = <int>p
+                item_cand[seq] = -2
                 seq += 1
                 if as_heap:
                     _offer(heap, &nh, need, &it)
@@ -563,32 +563,29 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 if hs[i] == pt.last:
                     ext_left -= 1
                 if children and as_heap and nh == need:
-                    lb.negcov = pt.negcov - gmax[j]
-                    lb.chunks = pt.chunks + ext
+                    lb.hi = pt.hi - ((<uint64_t>gmax[j]) << 32) + <uint64_t>ext
                     lb.dist = dist
                     lb.seq = seq
                     if not _item_lt(&lb, &heap[0]):
                         children = False
-                        lb.negcov = pt.negcov
-                        lb.chunks = pt.chunks + 1 if pt.last != -1 else pt.chunks
+                        lb.hi = pt.hi + 1 if pt.last != -1 else pt.hi
                         if not _item_lt(&lb, &heap[0]):
                             skip_dead = True
                             break
                 if not children:
                     dist += absd[i]
                     continue
-                it.negcov = pt.negcov - gain[i]
-                it.chunks = pt.chunks + 1 if pt.last != -1 and hs[i] != pt.last else pt.chunks
+                it.hi = pt.hi - ((<uint64_t>gain[i]) << 32)
+                if pt.last != -1 and hs[i] != pt.last:
+                    it.hi += 1
                 it.dist = dist
                 it.seq = seq
                 seq += 1
                 dist += absd[i]  # the slip: the skipping path pays
                 if as_heap and nh == need and not _item_lt(&it, &heap[0]):
                     continue  # would not be kept
-                it.idx = rs[i] + rl[i]
-                it.last = hs[i] + hl[i]
-                it.cand = i
-                it.kind = 1
+                item_parent[it.seq] = <int>p
+                item_cand[it.seq] = i
                 if as_heap:
                     _offer(heap, &nh, need, &it)
                 else:
@@ -596,14 +593,11 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                     nh += 1
             if skip_dead:
                 continue
-            it.negcov = pt.negcov
-            it.chunks = pt.chunks + 1 if pt.last != -1 else pt.chunks
+            it.hi = pt.hi + 1 if pt.last != -1 else pt.hi
             it.dist = dist
             it.seq = seq
-            it.idx = j + 1
-            it.last = -1
-            it.cand = -1
-            it.kind = 0
+            item_parent[seq] = <int>p
+            item_cand[seq] = -1
             seq += 1
             if as_heap:
                 _offer(heap, &nh, need, &it)
@@ -637,16 +631,23 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
             node_prev = <int*>mem.grow(node_prev, ncap * sizeof(int))
         half = 1 - half
         for r in range(nh):
-            pp = paths[heap[r].parent]
-            nxt[r].negcov = heap[r].negcov
-            nxt[r].chunks = heap[r].chunks
+            q = heap[r].seq
+            pp = paths[item_parent[q]]
+            i = item_cand[q]
+            nxt[r].hi = heap[r].hi
             nxt[r].dist = heap[r].dist
-            nxt[r].idx = heap[r].idx
-            nxt[r].last = heap[r].last
+            if i >= 0:
+                nxt[r].idx = rs[i] + rl[i]
+                nxt[r].last = hs[i] + hl[i]
+            elif i == -1:
+                nxt[r].idx = j + 1
+                nxt[r].last = -1
+            else:
+                nxt[r].idx = pp.idx
+                nxt[r].last = pp.last
             nxt[r].slot = <int>(half * pcap + r)
             memcpy(pool + nxt[r].slot * W, pool + pp.slot * W, W * sizeof(uint64_t))
-            if heap[r].kind:
-                i = heap[r].cand
+            if i >= 0:
                 _set_bits(pool + nxt[r].slot * W, bit0[i], hl[i])
                 node_cand[nnodes] = i
                 node_prev[nnodes] = pp.node

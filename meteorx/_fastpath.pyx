@@ -11,7 +11,6 @@ the same candidate list, element for element (tests compare them).
 
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_SET_ITEM
-from libc.stdint cimport int64_t
 from libc.math cimport NAN, isnan, pow
 from libc.stdlib cimport free, malloc, qsort, realloc
 
@@ -38,15 +37,6 @@ cdef inline object _match(type match_type, object rs, object rl, object hs, obje
     return m
 
 
-cdef int64_t _LOW32 = 0xFFFFFFFF
-
-
-cdef int _cmp_i64(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const int64_t*>a)[0]
-    cdef int64_t y = (<const int64_t*>b)[0]
-    return (x > y) - (x < y)
-
-
 cdef int _cmp_int(const void* a, const void* b) noexcept nogil:
     cdef int x = (<const int*>a)[0]
     cdef int y = (<const int*>b)[0]
@@ -62,6 +52,15 @@ cdef class KeyTable:
     cdef int* start   # start[w]: where word w's keys begin in pool; start[n] = used
     cdef int* pool
     cdef Py_ssize_t n, cap, pool_used, pool_cap
+    # Scratch space of key_candidates, by key id: the hypothesis positions having key k
+    # form a list head[k] -> ... -> tail[k], valid while stamp[k] == gen (one generation
+    # per call, so nothing needs clearing).
+    cdef int max_key
+    cdef Py_ssize_t kcap
+    cdef unsigned int gen
+    cdef unsigned int* stamp
+    cdef int* head
+    cdef int* tail
 
     def __cinit__(self):
         self.n = 0
@@ -73,10 +72,48 @@ cdef class KeyTable:
         if self.start == NULL or self.pool == NULL:
             raise MemoryError()
         self.start[0] = 0
+        self.max_key = -1
+        self.kcap = 0
+        self.gen = 0
+        self.stamp = NULL
+        self.head = NULL
+        self.tail = NULL
 
     def __dealloc__(self):
         free(self.start)
         free(self.pool)
+        free(self.stamp)
+        free(self.head)
+        free(self.tail)
+
+    cdef int _scratch(self) except -1:
+        """Make room for every key id in the scratch arrays; start a new generation."""
+        cdef Py_ssize_t need = self.max_key + 1
+        cdef Py_ssize_t k
+        cdef void* grown
+        if need > self.kcap:
+            need = 2 * need + 1024
+            grown = realloc(self.stamp, need * sizeof(unsigned int))
+            if grown == NULL:
+                raise MemoryError()
+            self.stamp = <unsigned int*>grown
+            grown = realloc(self.head, need * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.head = <int*>grown
+            grown = realloc(self.tail, need * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.tail = <int*>grown
+            for k in range(self.kcap, need):
+                self.stamp[k] = 0
+            self.kcap = need
+        self.gen += 1
+        if self.gen == 0:  # wrapped around: old stamps could look current
+            for k in range(self.kcap):
+                self.stamp[k] = 0
+            self.gen = 1
+        return 0
 
     def __len__(self):
         return self.n
@@ -86,6 +123,7 @@ cdef class KeyTable:
         cdef Py_ssize_t m = len(keys)
         cdef int* grown
         cdef Py_ssize_t k
+        cdef int key
         if self.n == self.cap:
             grown = <int*>realloc(self.start, (2 * self.cap + 1) * sizeof(int))
             if grown == NULL:
@@ -99,7 +137,12 @@ cdef class KeyTable:
             self.pool = grown
             self.pool_cap = 2 * self.pool_cap + m
         for k in range(m):
-            self.pool[self.pool_used + k] = keys[k]
+            key = keys[k]
+            if key < 0:
+                raise ValueError(f"key ids are >= 0, not {key}")
+            self.pool[self.pool_used + k] = key
+            if key > self.max_key:
+                self.max_key = key
         self.pool_used += m
         self.n += 1
         self.start[self.n] = <int>self.pool_used
@@ -109,6 +152,7 @@ cdef class KeyTable:
         cdef Py_ssize_t m = len(keys)
         cdef Py_ssize_t k
         cdef int* grown
+        cdef int key
         if self.n + m > self.cap:
             grown = <int*>realloc(self.start, (2 * self.cap + m + 1) * sizeof(int))
             if grown == NULL:
@@ -122,7 +166,12 @@ cdef class KeyTable:
             self.pool = grown
             self.pool_cap = 2 * self.pool_cap + m
         for k in range(m):
-            self.pool[self.pool_used] = keys[k]
+            key = keys[k]
+            if key < 0:
+                raise ValueError(f"key ids are >= 0, not {key}")
+            self.pool[self.pool_used] = key
+            if key > self.max_key:
+                self.max_key = key
             self.pool_used += 1
             self.n += 1
             self.start[self.n] = <int>self.pool_used
@@ -150,19 +199,6 @@ cdef int* _ids(list words, Py_ssize_t limit) except NULL:
     return out
 
 
-cdef Py_ssize_t _lower_bound(const int64_t* a, Py_ssize_t n, int64_t value) noexcept nogil:
-    cdef Py_ssize_t lo = 0
-    cdef Py_ssize_t hi = n
-    cdef Py_ssize_t mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if a[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 cdef int _key_stage(list out, type match_type, int stage, KeyTable table, bint link_identical,
                     int max_links, const int* hyp, Py_ssize_t H, const int* ref,
                     Py_ssize_t R) except -1:
@@ -175,31 +211,48 @@ cdef int _key_stage(list out, type match_type, int stage, KeyTable table, bint l
         nh += start[hyp[i] + 1] - start[hyp[i]]
     if nh == 0:
         return 0
-    cdef int64_t* pairs = <int64_t*>malloc(nh * sizeof(int64_t))
+    table._scratch()
+    cdef unsigned int gen = table.gen
+    cdef unsigned int* stamp = table.stamp
+    cdef int* head = table.head
+    cdef int* tail = table.tail
+    # entry e: hypothesis position pos[e], next entry with the same key nxt[e] (or -1)
+    cdef int* pos = <int*>malloc(nh * sizeof(int))
+    cdef int* nxt = <int*>malloc(nh * sizeof(int))
     cdef int* found = <int*>malloc((nh + 1) * sizeof(int))
-    if pairs == NULL or found == NULL:
-        free(pairs)
+    if pos == NULL or nxt == NULL or found == NULL:
+        free(pos)
+        free(nxt)
         free(found)
         raise MemoryError()
-    cdef int64_t key
+    cdef int key, e
     cdef bint several
     try:
         p = 0
-        for i in range(H):  # (key << 32 | position) of every hypothesis key, sorted
+        for i in range(H):  # each key's positions, ascending (a word's keys are distinct)
             for k in range(start[hyp[i]], start[hyp[i] + 1]):
-                pairs[p] = ((<int64_t>pool[k]) << 32) | i
+                key = pool[k]
+                pos[p] = <int>i
+                nxt[p] = -1
+                if stamp[key] != gen:
+                    stamp[key] = gen
+                    head[key] = <int>p
+                else:
+                    nxt[tail[key]] = <int>p
+                tail[key] = <int>p
                 p += 1
-        qsort(pairs, nh, sizeof(int64_t), _cmp_i64)
         for j in range(R):
             cnt = 0
             several = start[ref[j] + 1] - start[ref[j]] > 1
             for k in range(start[ref[j]], start[ref[j] + 1]):
                 key = pool[k]
-                p = _lower_bound(pairs, nh, key << 32)
-                while p < nh and (pairs[p] >> 32) == key:
-                    found[cnt] = <int>(pairs[p] & _LOW32)
+                if stamp[key] != gen:
+                    continue
+                e = head[key]
+                while e >= 0:
+                    found[cnt] = pos[e]
                     cnt += 1
-                    p += 1
+                    e = nxt[e]
             if cnt == 0:
                 continue
             if several and cnt > 1:  # union of several keys' positions: sort, unique
@@ -229,7 +282,8 @@ cdef int _key_stage(list out, type match_type, int stage, KeyTable table, bint l
                     continue
                 out.append(_match(match_type, j, 1, i, 1, stage))
     finally:
-        free(pairs)
+        free(pos)
+        free(nxt)
         free(found)
     return 0
 

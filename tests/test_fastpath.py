@@ -284,3 +284,39 @@ def test_compiled_records_name_every_field() -> None:
 
     assert fastpath._STATS_FIELDS == STATS_FIELDS
     assert fastpath._BREAKDOWN_FIELDS == BREAKDOWN_FIELDS
+
+
+def test_key_table_reused_across_calls_and_growing_keys() -> None:
+    """One table serves many segments while words and key ids keep arriving (its
+    per-key scratch lists must not leak from one call into the next)."""
+    matcher = SetKeys(SetKeys.Options(), ENGLISH)
+    words: dict[str, int] = {}
+    key_ids: dict[Hashable, int] = {}
+    table = fastpath.KeyTable()
+    sentences = [["ab", "cab"], ["xyz", "zy"], ["ab", "q"], ["pq", "cab", "ba"], ["zz"]]
+    for hyp, ref in zip(sentences, sentences[1:] + sentences[:1], strict=True):
+        for word in [*hyp, *ref]:
+            if word not in words:
+                words[word] = len(words)
+                keys = {key_ids.setdefault(k, len(key_ids)) for k in matcher.keys(word)}
+                table.add(sorted(keys))
+        compiled = fastpath.key_candidates(
+            Match, [(False, 0)], [table], [words[w] for w in hyp], [words[w] for w in ref],
+            [None], 1,
+        )  # fmt: skip
+        assert compiled == c_candidates(matcher, hyp, ref)
+        expected = [
+            Match(j, 1, i, 1, 0)
+            for j, r in enumerate(ref)
+            for i, h in enumerate(hyp)
+            if h != r and not matcher.keys(h).isdisjoint(matcher.keys(r))
+        ]
+        assert compiled == expected
+
+
+def test_key_table_rejects_negative_key_ids() -> None:
+    table = fastpath.KeyTable()
+    with pytest.raises(ValueError, match="key ids"):
+        table.add([-1])
+    with pytest.raises(ValueError, match="key ids"):
+        table.add_single([3, -2])

@@ -301,6 +301,7 @@ def key_candidates(type match_type, list plans, list tables, list hyp_ids, list 
     cdef list out = []
     cdef Py_ssize_t H = len(hyp_ids)
     cdef Py_ssize_t R = len(ref_ids)
+    cdef tuple t
     cdef Py_ssize_t s
     cdef object plan
     cdef KeyTable table
@@ -312,7 +313,11 @@ def key_candidates(type match_type, list plans, list tables, list hyp_ids, list 
             plan = plans[s]
             if plan is None:
                 for span in explicit[s]:
-                    out.append(_match(match_type, span[2], span[3], span[0], span[1], s))
+                    if isinstance(span, tuple) and len(<tuple>span) == 4:
+                        t = <tuple>span  # (a named tuple's own item access is slower)
+                        out.append(_match(match_type, t[2], t[3], t[0], t[1], s))
+                    else:
+                        out.append(_match(match_type, span[2], span[3], span[0], span[1], s))
                 continue
             if H == 0 or R == 0:
                 continue
@@ -343,6 +348,7 @@ def count_stats(matches, Py_ssize_t n_stages, list hyp_ids, list ref_ids,
     cdef Py_ssize_t R = len(ref_ids)
     cdef Py_ssize_t known = len(function_word)
     cdef const char* fw = function_word
+    cdef tuple t
     cdef double* counts = <double*>malloc((4 * n_stages + 1) * sizeof(double))
     cdef int* hyp = NULL
     cdef int* ref = NULL
@@ -360,11 +366,16 @@ def count_stats(matches, Py_ssize_t n_stages, list hyp_ids, list ref_ids,
         for k in range(R):
             ref_fw += fw[ref[k]]
         for m in matches:
-            rs = m[0]
-            rl = m[1]
-            hs = m[2]
-            hl = m[3]
-            stage = m[4]
+            # Match is a tuple subclass: items are read as a tuple's (a subclass's item
+            # access goes through a Python-level method lookup, 5x slower).
+            t = <tuple>m if isinstance(m, tuple) else tuple(m)
+            if len(t) != 5:
+                raise ValueError(f"match {m!r} does not have 5 fields")
+            rs = t[0]
+            rl = t[1]
+            hs = t[2]
+            hl = t[3]
+            stage = t[4]
             if (stage < 0 or stage >= n_stages or hs < 0 or hl < 0 or hs + hl > H
                     or rs < 0 or rl < 0 or rs + rl > R):
                 raise ValueError(f"match {m!r} is out of range")

@@ -320,3 +320,15 @@ def test_key_table_rejects_negative_key_ids() -> None:
         table.add([-1])
     with pytest.raises(ValueError, match="key ids"):
         table.add_single([3, -2])
+
+
+def test_count_stats_reads_matches_of_any_tuple_kind() -> None:
+    """Matches, plain tuples and other sequences count the same; a wrong arity is an
+    error, not a read past the end."""
+    ids = [0, 1, 0]
+    flags = bytearray(b"\x00\x01")
+    expected = fastpath.count_stats([Match(0, 1, 0, 1, 0)], 1, ids, ids, flags)
+    assert fastpath.count_stats([(0, 1, 0, 1, 0)], 1, ids, ids, flags) == expected
+    assert fastpath.count_stats([[0, 1, 0, 1, 0]], 1, ids, ids, flags) == expected
+    with pytest.raises(ValueError, match="5 fields"):
+        fastpath.count_stats([(0, 1, 0, 1)], 1, ids, ids, flags)

@@ -3,7 +3,9 @@
 Everything else is configured in ``pyproject.toml``. ``meteorx.align._fast`` holds the
 compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
 ``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``);
-``meteorx._paraphrase`` does the paraphrase matcher's work (``meteorx/_paraphrase.pyx``).
+``meteorx._paraphrase`` does the paraphrase matcher's work (``meteorx/_paraphrase.pyx``);
+``meteorx.tokenizers._norm`` is Meteor 1.5's ``-norm`` tokeniser
+(``meteorx/tokenizers/_norm.pyx``).
 They are optional on purpose: without Cython or without a C compiler the install still
 succeeds (with a warning) and the pure-Python twins run, with the same results, slower.
 """
@@ -20,6 +22,7 @@ MODULES = {
     "meteorx.align._fast": "meteorx/align/_fast",
     "meteorx._fastpath": "meteorx/_fastpath",
     "meteorx._paraphrase": "meteorx/_paraphrase",
+    "meteorx.tokenizers._norm": "meteorx/tokenizers/_norm",
 }
 
 

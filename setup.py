@@ -39,20 +39,24 @@ def _extensions() -> list[Extension]:
         if len(found) < len(MODULES):
             warnings.warn("Cython not found: the C extensions are not built", stacklevel=1)
         return found
-    try:
-        extensions = cythonize(
-            [Extension(name, [f"{stem}.pyx"]) for name, stem in MODULES.items()],
-            compiler_directives={"language_level": "3"},
-            quiet=True,
-        )
-    except Exception as error:  # a Cython error must not break the install either
-        warnings.warn(f"the C extensions are not built: {error}", stacklevel=1)
-        return []
+    extensions: list[Extension] = []
+    for name, stem in MODULES.items():
+        # One module at a time: a Cython error in one must not cost the others.
+        try:
+            built = cythonize(
+                [Extension(name, [f"{stem}.pyx"])],
+                compiler_directives={"language_level": "3"},
+                quiet=True,
+            )
+        except Exception as error:  # a Cython error must not break the install either
+            warnings.warn(f"the C extension {name} is not built: {error}", stacklevel=1)
+            continue
+        extensions.extend(built)
     for extension in extensions:
         # A failed compile (no compiler, no Python headers) skips the extension
         # instead of failing the install. (Set after cythonize, which drops it.)
         extension.optional = True
-    return list(extensions)
+    return extensions
 
 
 setup(ext_modules=_extensions())

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-
 MODULES = {
     "meteorx.align._fast": "meteorx/align/_fast",
     "meteorx._fastpath": "meteorx/_fastpath",

@@ -9,6 +9,8 @@ segment in one pass, in the order the Python definition yields them, so the two 
 the same candidate list, element for element (tests compare them).
 """
 
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_SET_ITEM
 from libc.math cimport NAN, isnan, pow
@@ -146,6 +148,82 @@ cdef class KeyTable:
         self.pool_used += m
         self.n += 1
         self.start[self.n] = <int>self.pool_used
+
+    def add_keysets(self, list keysets, dict key_ids):
+        """Append one word per element of ``keysets`` (each an iterable of hashable
+        keys), its keys mapped to ids by ``key_ids``, where a new key gets the next id
+        (``len(key_ids)``): what ``self.add(sorted({key_ids.setdefault(k,
+        len(key_ids)) for k in keys}))`` does per word, in one call."""
+        cdef Py_ssize_t m, k, q, cap = 64
+        cdef int* buf = <int*>malloc(cap * sizeof(int))
+        cdef int* grown
+        cdef int key, x
+        cdef object value
+        cdef PyObject* found
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            for keys in keysets:
+                m = 0
+                for item in keys:
+                    found = PyDict_GetItem(key_ids, item)
+                    if found == NULL:
+                        value = len(key_ids)
+                        PyDict_SetItem(key_ids, item, value)
+                    else:
+                        value = <object>found
+                    key = value
+                    if m == cap:
+                        grown = <int*>realloc(buf, 2 * cap * sizeof(int))
+                        if grown == NULL:
+                            raise MemoryError()
+                        buf = grown
+                        cap *= 2
+                    buf[m] = key
+                    m += 1
+                # sort (insertion: a word has few keys) and drop repeats
+                for k in range(1, m):
+                    x = buf[k]
+                    q = k
+                    while q > 0 and buf[q - 1] > x:
+                        buf[q] = buf[q - 1]
+                        q -= 1
+                    buf[q] = x
+                q = 0
+                for k in range(m):
+                    if q == 0 or buf[k] != buf[q - 1]:
+                        buf[q] = buf[k]
+                        q += 1
+                self._append(buf, q)
+        finally:
+            free(buf)
+
+    cdef int _append(self, const int* keys, Py_ssize_t m) except -1:
+        """Append one word with the key ids ``keys[0:m]`` (ascending, >= 0)."""
+        cdef int* grown
+        cdef Py_ssize_t k
+        if self.n == self.cap:
+            grown = <int*>realloc(self.start, (2 * self.cap + 1) * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.start = grown
+            self.cap *= 2
+        if self.pool_used + m > self.pool_cap:
+            grown = <int*>realloc(self.pool, (2 * self.pool_cap + m) * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.pool = grown
+            self.pool_cap = 2 * self.pool_cap + m
+        for k in range(m):
+            if keys[k] < 0:
+                raise ValueError(f"key ids are >= 0, not {keys[k]}")
+            self.pool[self.pool_used + k] = keys[k]
+            if keys[k] > self.max_key:
+                self.max_key = keys[k]
+        self.pool_used += m
+        self.n += 1
+        self.start[self.n] = <int>self.pool_used
+        return 0
 
     def add_single(self, list keys):
         """Append one word per key id in ``keys``, each with that single key."""

@@ -251,14 +251,9 @@ class Scorer:
             if single is not None:
                 table.add_single([key_ids.setdefault(key, len(key_ids)) for key in single])
                 continue
-            all_keys = [matcher.keys(word) for word in new]
-            if all(len(keys) == 1 for keys in all_keys):
-                table.add_single(
-                    [key_ids.setdefault(key, len(key_ids)) for keys in all_keys for key in keys]
-                )
-                continue
-            for keys in all_keys:
-                table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in keys}))
+            # = table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in keys}))
+            # for each word's keys, in one call
+            table.add_keysets(list(map(matcher.keys, new)), key_ids)
 
     def _word_ids(self, tokens: tuple[str, ...], may_reset: bool) -> list[int]:
         """The words' ids (new words get one); ``may_reset`` only between segments."""

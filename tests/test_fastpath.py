@@ -332,3 +332,21 @@ def test_count_stats_reads_matches_of_any_tuple_kind() -> None:
     assert fastpath.count_stats([[0, 1, 0, 1, 0]], 1, ids, ids, flags) == expected
     with pytest.raises(ValueError, match="5 fields"):
         fastpath.count_stats([(0, 1, 0, 1)], 1, ids, ids, flags)
+
+
+@given(st.lists(st.lists(st.sampled_from(["x", "y", "z", 1, 2, (3, 4)]), max_size=6), max_size=8))
+def test_add_keysets_equals_adding_sorted_key_ids(keysets: list[list[Hashable]]) -> None:
+    """The batch form maps keys to ids in the same order (new keys get the next id) and
+    stores each word's ids sorted and distinct, as the one-word form is given them."""
+    one_by_one = fastpath.KeyTable()
+    ids_one: dict[Hashable, int] = {"seen": 0}
+    for keys in keysets:
+        one_by_one.add(sorted({ids_one.setdefault(k, len(ids_one)) for k in keys}))
+    batch = fastpath.KeyTable()
+    ids_batch: dict[Hashable, int] = {"seen": 0}
+    batch.add_keysets([iter(keys) for keys in keysets], ids_batch)
+    assert ids_batch == ids_one
+    assert len(batch) == len(one_by_one) == len(keysets)
+    assert [batch.keys(w) for w in range(len(batch))] == [
+        one_by_one.keys(w) for w in range(len(one_by_one))
+    ]

@@ -53,3 +53,10 @@ def score_alignment(
     stats_type: type[Stats],
     breakdown_type: type[Breakdown],
 ) -> tuple[Stats, Breakdown]: ...
+def sum_stats_values(
+    records: Iterable[Stats],
+) -> tuple[
+    tuple[float, ...],
+    tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...], tuple[float, ...]],
+    int,
+]: ...

@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from types import ModuleType
+
+_fastpath: ModuleType | None
+try:  # the compiled twin of sum_stats (optional)
+    from meteorx import _fastpath
+except ImportError:  # pragma: no cover - without the C extension
+    _fastpath = None
 
 
 def _add_lists(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
@@ -110,8 +117,29 @@ def sum_stats(records: Iterable[Stats]) -> Stats:
     """Sum records; an empty iterable gives an empty record with zero segments.
 
     Equal to adding the records one by one with ``+`` (same additions, same order),
-    without building a record per step.
+    without building a record per step (in C when the extension is built).
     """
+    if _fastpath is not None:
+        values, (hc, rc, hf, rf), count = _fastpath.sum_stats_values(records)
+        return Stats(
+            hyp_len=values[0],
+            ref_len=values[1],
+            hyp_function=values[2],
+            ref_function=values[3],
+            hyp_content_matches=hc,
+            ref_content_matches=rc,
+            hyp_function_matches=hf,
+            ref_function_matches=rf,
+            chunks=values[4],
+            hyp_matched_words=values[5],
+            ref_matched_words=values[6],
+            segments=count,
+        )
+    return python_sum_stats(records)
+
+
+def python_sum_stats(records: Iterable[Stats]) -> Stats:
+    """:func:`sum_stats` in plain Python (the definition the C twin follows)."""
     scalars = [0.0] * 7
     stages: list[list[float]] = [[], [], [], []]
     segments = 0

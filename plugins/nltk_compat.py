@@ -340,16 +340,21 @@ class NltkAligner:
             hyp_prepared[1], ref_prepared[1], fast[0], fast[1], fast[2]
         )
         new = _tuple_new
+        # The links in reference order (no sort: each reference position is linked to
+        # at most one hypothesis position).
+        hyp_of = [-1] * ref_len
+        for i, j in enumerate(link):
+            if j >= 0:
+                hyp_of[j] = i
         if stem_links or syn_links:
             stage = [0] * len(link)
             for i in stem_links:
                 stage[i] = 1
             for i in syn_links:
                 stage[i] = 2
-            matches = [new(Match, (j, 1, i, 1, stage[i])) for i, j in enumerate(link) if j >= 0]
+            matches = [new(Match, (j, 1, i, 1, stage[i])) for j, i in enumerate(hyp_of) if i >= 0]
         else:
-            matches = [new(Match, (j, 1, i, 1, 0)) for i, j in enumerate(link) if j >= 0]
-        matches.sort()  # reference order
+            matches = [new(Match, (j, 1, i, 1, 0)) for j, i in enumerate(hyp_of) if i >= 0]
         # NLTK's chunk count (hypothesis order) is the same number as count_chunks'.
         alignment: Alignment = make_record(  # Alignment(matches, chunks), built faster
             Alignment, ALIGNMENT_FIELDS, (tuple(matches), chunk_count(link), True)

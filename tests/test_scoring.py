@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import astuple
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import meteorx
 from meteorx.scorer import Scorer
@@ -149,3 +152,23 @@ def test_signature_names_every_setting() -> None:
         "a:0.75|b:1.4|g:0.7|d:0.5|fw:none|align:meteor-1.5(beam=40)|perfect:yes|"
         f"version:{meteorx.__version__}"
     )
+
+
+_COUNTS = st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False))
+_STAGES = st.lists(st.floats(0, 1e3, allow_nan=False), max_size=4).map(tuple)
+_RECORDS = st.builds(
+    Stats, _COUNTS, _COUNTS, _COUNTS, _COUNTS, _STAGES, _STAGES, _STAGES, _STAGES,
+    _COUNTS, _COUNTS, _COUNTS, st.integers(0, 5),
+)  # fmt: skip
+
+
+@given(st.lists(_RECORDS, max_size=12))
+def test_sum_stats_equals_its_python_definition_bit_for_bit(records: list[Stats]) -> None:
+    """The compiled sum (when built) makes the same float additions in the same order
+    as the plain-Python one, for records of any stage count, ints or floats."""
+    from meteorx.stats import python_sum_stats
+
+    compiled = sum_stats(iter(records))
+    plain = python_sum_stats(records)
+    assert repr(compiled) == repr(plain)
+    assert [type(v) for v in astuple(compiled)] == [type(v) for v in astuple(plain)]

@@ -13,7 +13,7 @@ caller then runs the reference implementation, which raises or copes as it alway
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdint cimport uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 
 ctypedef long long i64
 
@@ -230,40 +230,27 @@ cdef inline bint _item_lt(const Item* a, const Item* b) noexcept nogil:
     return a.seq < b.seq
 
 
-cdef inline void _sift_down(Item* h, Py_ssize_t n, Item* it) noexcept nogil:
-    """Put ``it`` at the root of the max-heap h[0:n] and restore the heap."""
-    cdef Py_ssize_t i = 0
-    cdef Py_ssize_t c
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and _item_lt(&h[c], &h[c + 1]):
-            c += 1
-        if _item_lt(it, &h[c]):
-            h[i] = h[c]
-            i = c
-        else:
-            break
-    h[i] = it[0]
-
-
-cdef inline void _offer(Item* h, Py_ssize_t* n, Py_ssize_t cap, Item* it) noexcept nogil:
-    """Keep the ``cap`` smallest items seen (ties: the earliest, as a stable sort does)."""
-    cdef Py_ssize_t i, p
-    if n[0] < cap:
-        i = n[0]
+cdef inline void _offer(Item* a, Py_ssize_t* n, Py_ssize_t cap, Item* it) noexcept nogil:
+    """Keep the ``cap`` smallest items seen in ``a[0:n]``, sorted (ranks are distinct:
+    ``seq`` breaks ties, as a stable sort's order does). The worst kept is a[n - 1]."""
+    cdef Py_ssize_t lo = 0, hi = n[0], mid, last
+    if n[0] == cap:
+        if not _item_lt(it, &a[cap - 1]):
+            return
+        hi = cap - 1  # the worst item drops out
+        last = cap - 1
+    else:
+        last = n[0]
         n[0] += 1
-        while i > 0:
-            p = (i - 1) >> 1
-            if _item_lt(&h[p], it):
-                h[i] = h[p]
-                i = p
-            else:
-                break
-        h[i] = it[0]
-    elif _item_lt(it, &h[0]):
-        _sift_down(h, n[0], it)
+    while lo < hi:  # the first position whose item ranks after ``it``
+        mid = (lo + hi) >> 1
+        if _item_lt(&a[mid], it):
+            lo = mid + 1
+        else:
+            hi = mid
+    if last > lo:
+        memmove(&a[lo + 1], &a[lo], (last - lo) * sizeof(Item))
+    a[lo] = it[0]
 
 
 cdef struct Path:
@@ -521,12 +508,12 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 lb.hi = pt.hi - ((<uint64_t>gmax[j]) << 32)
                 lb.dist = pt.dist
                 lb.seq = seq
-                if not _item_lt(&lb, &heap[0]):
+                if not _item_lt(&lb, &heap[nh - 1]):
                     break
                 # Tighter, for this path alone: a child adds a chunk unless it extends.
                 if pt.last != -1 and j >= pt.idx and not (pt.last < H and starts_at[pt.last] == j):
                     lb.hi += 1
-                    if not _item_lt(&lb, &heap[0]):
+                    if not _item_lt(&lb, &heap[nh - 1]):
                         continue
             if j < pt.idx:
                 it.hi = pt.hi
@@ -566,10 +553,10 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                     lb.hi = pt.hi - ((<uint64_t>gmax[j]) << 32) + <uint64_t>ext
                     lb.dist = dist
                     lb.seq = seq
-                    if not _item_lt(&lb, &heap[0]):
+                    if not _item_lt(&lb, &heap[nh - 1]):
                         children = False
                         lb.hi = pt.hi + 1 if pt.last != -1 else pt.hi
-                        if not _item_lt(&lb, &heap[0]):
+                        if not _item_lt(&lb, &heap[nh - 1]):
                             skip_dead = True
                             break
                 if not children:
@@ -582,7 +569,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 it.seq = seq
                 seq += 1
                 dist += absd[i]  # the slip: the skipping path pays
-                if as_heap and nh == need and not _item_lt(&it, &heap[0]):
+                if as_heap and nh == need and not _item_lt(&it, &heap[nh - 1]):
                     continue  # would not be kept
                 item_parent[it.seq] = <int>p
                 item_cand[it.seq] = i
@@ -604,14 +591,8 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
             else:
                 heap[nh] = it
                 nh += 1
-        if as_heap:  # heap sort: ascending (rank, order)
-            r = nh - 1
-            while r > 0:
-                tmp = heap[r]
-                heap[r] = heap[0]
-                _sift_down(heap, r, &tmp)
-                r -= 1
-        else:  # stable insertion sort: the items are nearly in order already
+        if not as_heap:  # stable insertion sort: the items are nearly in order already
+            # (with as_heap, _offer kept them sorted)
             for r in range(1, nh):
                 tmp = heap[r]
                 q = r

@@ -627,7 +627,8 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 nxt[r].idx = pp.idx
                 nxt[r].last = pp.last
             nxt[r].slot = <int>(half * pcap + r)
-            memcpy(pool + nxt[r].slot * W, pool + pp.slot * W, W * sizeof(uint64_t))
+            for k in range(W):  # (usually one word: a call to memcpy costs more)
+                pool[nxt[r].slot * W + k] = pool[pp.slot * W + k]
             if i >= 0:
                 _set_bits(pool + nxt[r].slot * W, bit0[i], hl[i])
                 node_cand[nnodes] = i

@@ -5,7 +5,8 @@ compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
 ``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``);
 ``meteorx._paraphrase`` does the paraphrase matcher's work (``meteorx/_paraphrase.pyx``);
 ``meteorx.tokenizers._norm`` is Meteor 1.5's ``-norm`` tokeniser
-(``meteorx/tokenizers/_norm.pyx``).
+(``meteorx/tokenizers/_norm.pyx``); ``meteorx.compat._greedy``, NLTK's greedy alignment,
+is a plain Python module compiled as it is.
 They are optional on purpose: without Cython or without a C compiler the install still
 succeeds (with a warning) and the pure-Python twins run, with the same results, slower.
 """
@@ -22,6 +23,8 @@ MODULES = {
     "meteorx._fastpath": "meteorx/_fastpath",
     "meteorx._paraphrase": "meteorx/_paraphrase",
     "meteorx.tokenizers._norm": "meteorx/tokenizers/_norm",
+    # plain Python, compiled as it is (the .py file is the fallback)
+    "meteorx.compat._greedy": "meteorx/compat/_greedy",
 }
 
 
@@ -42,8 +45,9 @@ def _extensions() -> list[Extension]:
     for name, stem in MODULES.items():
         # One module at a time: a Cython error in one must not cost the others.
         try:
+            source = f"{stem}.pyx" if Path(f"{stem}.pyx").is_file() else f"{stem}.py"
             built = cythonize(
-                [Extension(name, [f"{stem}.pyx"])],
+                [Extension(name, [source])],
                 compiler_directives={"language_level": "3"},
                 quiet=True,
             )

@@ -30,14 +30,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meteorx.compat.nltk import (
-    Prefilter,
-    chunk_count,
-    default_wordnet,
-    greedy_links,
-    porter_stem_function,
-    synonym_prefilter,
-)
+from meteorx.compat._greedy import Prefilter, chunk_count, greedy_links
+from meteorx.compat.nltk import default_wordnet, porter_stem_function, synonym_prefilter
 from meteorx.config import AlignerConfig
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language

@@ -588,3 +588,30 @@ def test_clear_caches_empties_the_memos() -> None:
     compat.clear_caches()
     assert "running" not in stem.__self__  # type: ignore[attr-defined]
     assert stem("running") == "run" and compat.porter_stem_function() == stem
+
+
+def test_compiled_greedy_links_equals_its_source() -> None:
+    """``meteorx.compat._greedy`` compiled (when built) gives what its plain-Python
+    source gives, link for link, with and without the synonym prefilter."""
+    import importlib.util
+
+    from meteorx.compat import _greedy
+
+    if not _greedy.__file__ or _greedy.__file__.endswith(".py"):
+        pytest.skip("meteorx.compat._greedy is not compiled in this installation")
+    source = Path(_greedy.__file__).with_name("_greedy.py")
+    spec = importlib.util.spec_from_file_location("_greedy_source", source)
+    assert spec is not None and spec.loader is not None
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    vocabulary = _synonym_rich_vocabulary()
+    rng = random.Random(2718)
+    stem, synonyms = compat.porter_stem_function(), compat.default_wordnet().synonyms
+    prefilter = compat.synonym_prefilter(stem, synonyms)
+    for _ in range(400):
+        hyp = [w.lower() for w in _random_sentence(rng, vocabulary, 14)]
+        ref = [w.lower() for w in _random_sentence(rng, vocabulary, 14)]
+        for pre in (prefilter, None):
+            expected = plain.greedy_links(hyp, ref, stem, synonyms, pre)
+            assert _greedy.greedy_links(hyp, ref, stem, synonyms, pre) == expected
+            assert _greedy.chunk_count(expected[0]) == plain.chunk_count(expected[0])

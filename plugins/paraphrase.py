@@ -18,11 +18,12 @@ and, within one, in the jar's order (all of step 1, then step 2), which its beam
 search's tie-breaking depends on.
 
 How: the work is done by the C twin ``meteorx._paraphrase`` when it is built (one
-state per loaded table, shared by the scorers of the process): words are interned as
-ids, a sentence's phrases are found by the trie walk over the compiled table's sorted
-keys (each step (key, next word) is remembered), a phrase's paraphrases are decoded
-once from the mapped file into arrays of word ids, and where a paraphrase occurs in
-the other sentence comes from first-/next-occurrence arrays over its word ids.
+state per loaded table, shared by the scorers of the process): a sentence's phrases
+are found by the trie walk over the compiled table's sorted keys (binary search over
+a word's run of keys; each step (key, next word) is remembered), a phrase's
+paraphrases are decoded once from the mapped file into the hashes of their first two
+words, and a paraphrase is found in the other sentence by those hashes, then checked
+byte by byte against the tokens (no Python objects per word or paraphrase).
 
 The plain Python below (:meth:`ParaphraseMatcher.python_prepare`,
 :meth:`ParaphraseMatcher.python_candidates`) defines the results and runs without the

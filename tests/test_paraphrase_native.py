@@ -43,7 +43,8 @@ def both(m: ParaphraseMatcher, hyp: Tokens, ref: Tokens) -> tuple[list[Any], lis
 
 
 def with_limits(m: ParaphraseMatcher, **limits: int) -> ParaphraseMatcher:
-    """``m`` on a private C state with the given limits (not the shared one)."""
+    """``m`` on a private C state with the given limits (not the shared one); also
+    ``hash_bits``: word hashes cut to so few bits that they collide all the time."""
     table = m.table
     state = native.NativeTable(table._data, table._layout, table._directory)
     for name, value in limits.items():
@@ -108,6 +109,30 @@ def test_xray_same_candidates_when_caches_are_forgotten(
     refs, systems = xray_tokens
     assert _xray_check(m, refs[:600], [hyps[:600] for hyps in systems]) > 5_000
     assert m._native.generation > 0
+
+
+@pytest.mark.data
+@pytest.mark.slow
+@pytest.mark.parametrize("bits", [0, 3])
+def test_xray_same_candidates_when_hashes_collide(xray_tokens: Any, bits: int) -> None:
+    """Paraphrase lines are found by the hashes of their first two words and checked
+    byte by byte: with hashes of 3 bits (or none), the same lists."""
+    m = ParaphraseMatcher(ParaphraseOptions(), ENGLISH)
+    with_limits(m, hash_bits=bits)
+    assert m._native.hash_bits == bits
+    refs, systems = xray_tokens
+    size = 300 if bits == 0 else 1_000
+    assert _xray_check(m, refs[:size], [hyps[:size] for hyps in systems]) > size
+
+
+def test_hash_bits_only_before_first_use(english: ParaphraseMatcher) -> None:
+    assert english._native.hash_bits == 32
+    with pytest.raises(ValueError, match="before the first use"):
+        english._native.hash_bits = 8
+    m = ParaphraseMatcher(ParaphraseOptions(), ENGLISH)
+    with_limits(m)
+    with pytest.raises(ValueError):
+        m._native.hash_bits = 33
 
 
 _ODD = ["", " ", "a b", "in order", "\x00", "\t", "the\n", "é", "\ud800", "us "]
@@ -264,6 +289,22 @@ def test_small_tables_link_something(small_matchers: list[ParaphraseMatcher]) ->
                 assert c == py
                 total += len(c)
         assert total
+
+
+@pytest.mark.parametrize("bits", [0, 1, 32])
+def test_small_tables_colliding_hashes(small_matchers: list[ParaphraseMatcher], bits: int) -> None:
+    """Every pair of words (and odd tokens) with hashes of 0, 1 and 32 bits, on each
+    small table (sorted, unsorted, odd spacing, not UTF-8)."""
+    tokens = [*_WORDS, "", "a b", "\ufffd", "a\tb", "x\x01 a"]
+    for small in small_matchers:
+        m = ParaphraseMatcher(ParaphraseOptions(path=str(small.table.path)), ENGLISH)
+        with_limits(m, hash_bits=bits)
+        for a in tokens:
+            for b in tokens:
+                hyp, ref = [a, b, a, "b"], [b, a, "a", b, b]
+                assert m.candidates(m.prepare(hyp), m.prepare(ref)) == m.python_candidates(
+                    m.python_prepare(hyp), m.python_prepare(ref)
+                ), (a, b)
 
 
 def test_small_limits_small_table(small_matchers: list[ParaphraseMatcher]) -> None:

@@ -563,7 +563,7 @@ cdef class NativeTable:
         cdef object buffer = memoryview(data).cast("B")
         cdef const unsigned char[::1] view = buffer
         cdef Py_ssize_t size = view.shape[0]
-        cdef Py_ssize_t i, at
+        cdef Py_ssize_t i
         cdef Py_ssize_t lay[12]
         if len(layout) != 12 or size == 0:
             raise ValueError("bad paraphrase table layout")
@@ -689,7 +689,9 @@ cdef class NativeTable:
         if self.arena == NULL or self.words == NULL or self.slots == NULL or self.runs == NULL:
             raise MemoryError()
         memset(self.slots, 0xFF, self.nslots * sizeof(int32_t))
-        self._reset_steps(4096)  # they name word ids
+        # they name word ids; sized for ~130k steps (zeroed pages cost nothing until used,
+        # and a table grown step by step would touch twice the memory)
+        self._reset_steps(1 << 18)
         return 0
 
     cdef int _grow_slots(self) except -1:
@@ -801,7 +803,7 @@ cdef class NativeTable:
         cdef const unsigned char* p = self.keys + start
         cdef const unsigned char* stop = self.keys + end
         cdef const unsigned char* nl
-        cdef Py_ssize_t count = 0, at, cap, i, j, skip = 0
+        cdef Py_ssize_t count = 0, at, cap, i, skip = 0
         cdef Run run
         cdef Run* old
         cdef void* grown
@@ -949,7 +951,7 @@ cdef class NativeTable:
         walk)."""
         cdef tuple tokens = s.tokens
         cdef Py_ssize_t n = len(tokens)
-        cdef Py_ssize_t k, length, j, r, cur, found, keylen = 0, i
+        cdef Py_ssize_t k, length, j, r, cur, found, keylen = 0
         cdef const char* utf8 = NULL
         cdef Py_ssize_t nbytes = 0
         cdef object token
@@ -1138,7 +1140,7 @@ cdef class NativeTable:
 
     cdef Py_ssize_t _decode(self, int32_t g) except -1:
         """Decode group ``g`` into ``garena`` (see :meth:`_group`)."""
-        cdef Py_ssize_t i, e, a, count, at
+        cdef Py_ssize_t i, e = 0, a, count, at
         if g <= 0 or g > self.ngroups:
             raise ValueError(f"no paraphrase group {g}")
         cdef Py_ssize_t start = self.targets_at + <Py_ssize_t>self.offsets[g - 1]

@@ -45,6 +45,14 @@ cdef int _cmp_int(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef void* _resized(void* block, size_t size) except NULL:
+    """``realloc`` that raises MemoryError instead of returning NULL."""
+    cdef void* grown = realloc(block, size)
+    if grown == NULL:
+        raise MemoryError()
+    return grown
+
+
 cdef class KeyTable:
     """The keys of every known word in one key stage: ``word id -> sorted key ids``.
 
@@ -92,21 +100,11 @@ cdef class KeyTable:
         """Make room for every key id in the scratch arrays; start a new generation."""
         cdef Py_ssize_t need = self.max_key + 1
         cdef Py_ssize_t k
-        cdef void* grown
         if need > self.kcap:
             need = 2 * need + 1024
-            grown = realloc(self.stamp, need * sizeof(unsigned int))
-            if grown == NULL:
-                raise MemoryError()
-            self.stamp = <unsigned int*>grown
-            grown = realloc(self.head, need * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.head = <int*>grown
-            grown = realloc(self.tail, need * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.tail = <int*>grown
+            self.stamp = <unsigned int*>_resized(self.stamp, need * sizeof(unsigned int))
+            self.head = <int*>_resized(self.head, need * sizeof(int))
+            self.tail = <int*>_resized(self.tail, need * sizeof(int))
             for k in range(self.kcap, need):
                 self.stamp[k] = 0
             self.kcap = need
@@ -123,31 +121,16 @@ cdef class KeyTable:
     def add(self, keys):
         """Append the next word's key ids (ascending, each in [0, 2**31))."""
         cdef Py_ssize_t m = len(keys)
-        cdef int* grown
         cdef Py_ssize_t k
-        cdef int key
-        if self.n == self.cap:
-            grown = <int*>realloc(self.start, (2 * self.cap + 1) * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.start = grown
-            self.cap *= 2
-        if self.pool_used + m > self.pool_cap:
-            grown = <int*>realloc(self.pool, (2 * self.pool_cap + m) * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.pool = grown
-            self.pool_cap = 2 * self.pool_cap + m
-        for k in range(m):
-            key = keys[k]
-            if key < 0:
-                raise ValueError(f"key ids are >= 0, not {key}")
-            self.pool[self.pool_used + k] = key
-            if key > self.max_key:
-                self.max_key = key
-        self.pool_used += m
-        self.n += 1
-        self.start[self.n] = <int>self.pool_used
+        cdef int* buf = <int*>malloc((m + 1) * sizeof(int))
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            for k in range(m):
+                buf[k] = keys[k]
+            self._append(buf, m)
+        finally:
+            free(buf)
 
     def add_keysets(self, list keysets, dict key_ids):
         """Append one word per element of ``keysets`` (each an iterable of hashable
@@ -156,7 +139,6 @@ cdef class KeyTable:
         len(key_ids)) for k in keys}))`` does per word, in one call."""
         cdef Py_ssize_t m, k, q, cap = 64
         cdef int* buf = <int*>malloc(cap * sizeof(int))
-        cdef int* grown
         cdef int key, x
         cdef object value
         cdef PyObject* found
@@ -174,10 +156,7 @@ cdef class KeyTable:
                         value = <object>found
                     key = value
                     if m == cap:
-                        grown = <int*>realloc(buf, 2 * cap * sizeof(int))
-                        if grown == NULL:
-                            raise MemoryError()
-                        buf = grown
+                        buf = <int*>_resized(buf, 2 * cap * sizeof(int))
                         cap *= 2
                     buf[m] = key
                     m += 1
@@ -198,29 +177,36 @@ cdef class KeyTable:
         finally:
             free(buf)
 
+    cdef int _reserve(self, Py_ssize_t words, Py_ssize_t keys) except -1:
+        """Room for ``words`` more words holding ``keys`` more key ids."""
+        if self.n + words > self.cap:
+            self.start = <int*>_resized(
+                self.start, (2 * self.cap + words + 1) * sizeof(int))
+            self.cap = 2 * self.cap + words
+        if self.pool_used + keys > self.pool_cap:
+            self.pool = <int*>_resized(self.pool, (2 * self.pool_cap + keys) * sizeof(int))
+            self.pool_cap = 2 * self.pool_cap + keys
+        return 0
+
+    cdef inline int _put(self, int key) except -1:
+        """Append one key id to the pool (room reserved) for the word being added."""
+        if key < 0:
+            raise ValueError(f"key ids are >= 0, not {key}")
+        self.pool[self.pool_used] = key
+        self.pool_used += 1
+        if key > self.max_key:
+            self.max_key = key
+        return 0
+
     cdef int _append(self, const int* keys, Py_ssize_t m) except -1:
         """Append one word with the key ids ``keys[0:m]`` (ascending, >= 0)."""
-        cdef int* grown
         cdef Py_ssize_t k
-        if self.n == self.cap:
-            grown = <int*>realloc(self.start, (2 * self.cap + 1) * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.start = grown
-            self.cap *= 2
-        if self.pool_used + m > self.pool_cap:
-            grown = <int*>realloc(self.pool, (2 * self.pool_cap + m) * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.pool = grown
-            self.pool_cap = 2 * self.pool_cap + m
-        for k in range(m):
+        for k in range(m):  # all checked first: a rejected word leaves no key behind
             if keys[k] < 0:
                 raise ValueError(f"key ids are >= 0, not {keys[k]}")
-            self.pool[self.pool_used + k] = keys[k]
-            if keys[k] > self.max_key:
-                self.max_key = keys[k]
-        self.pool_used += m
+        self._reserve(1, m)
+        for k in range(m):
+            self._put(keys[k])
         self.n += 1
         self.start[self.n] = <int>self.pool_used
         return 0
@@ -229,28 +215,9 @@ cdef class KeyTable:
         """Append one word per key id in ``keys``, each with that single key."""
         cdef Py_ssize_t m = len(keys)
         cdef Py_ssize_t k
-        cdef int* grown
-        cdef int key
-        if self.n + m > self.cap:
-            grown = <int*>realloc(self.start, (2 * self.cap + m + 1) * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.start = grown
-            self.cap = 2 * self.cap + m
-        if self.pool_used + m > self.pool_cap:
-            grown = <int*>realloc(self.pool, (2 * self.pool_cap + m) * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.pool = grown
-            self.pool_cap = 2 * self.pool_cap + m
+        self._reserve(m, m)
         for k in range(m):
-            key = keys[k]
-            if key < 0:
-                raise ValueError(f"key ids are >= 0, not {key}")
-            self.pool[self.pool_used] = key
-            if key > self.max_key:
-                self.max_key = key
-            self.pool_used += 1
+            self._put(keys[k])
             self.n += 1
             self.start[self.n] = <int>self.pool_used
 

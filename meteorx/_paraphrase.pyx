@@ -103,6 +103,24 @@ cdef extern from *:
 
     static const unsigned char* mx_class;  /* byte classes (set by the module) */
 
+    /* FNV-1a: a token's hash (mx_token) and a table word's (mx_hash_word) must agree. */
+    #define MX_FNV_OFFSET 2166136261u
+    #define MX_FNV_PRIME 16777619u
+
+    /* The hash of the table word starting at p[*i] (up to a gap byte or e); *i is
+       moved to where it ends. */
+    static inline uint32_t mx_hash_word(const unsigned char* p, Py_ssize_t* i,
+                                        Py_ssize_t e) {
+        uint32_t h = MX_FNV_OFFSET;
+        Py_ssize_t k = *i;
+        while (k < e && !mx_class[p[k]]) {
+            h = (h ^ p[k]) * MX_FNV_PRIME;
+            k++;
+        }
+        *i = k;
+        return h;
+    }
+
     /* The tuple of 4 ints at v (ints below 4096 taken from ints, a tuple of them);
        NULL with an exception set if out of memory. */
     static PyObject* mx_span(PyObject* ints, const int32_t* v) {
@@ -137,7 +155,7 @@ cdef extern from *:
                                uint32_t* hash) {
         const unsigned char* s;
         Py_ssize_t n, i;
-        uint32_t h = 2166136261u;
+        uint32_t h = MX_FNV_OFFSET;
         int flags = 0;
         if (!PyUnicode_Check(token))
             return -2;
@@ -153,7 +171,7 @@ cdef extern from *:
         }
         for (i = 0; i < n; i++) {
             unsigned char c = s[i];
-            h = (h ^ c) * 16777619u;
+            h = (h ^ c) * MX_FNV_PRIME;
             if (mx_class[c])
                 flags |= c == 32 ? MX_SPACE : MX_GAP;
         }
@@ -358,6 +376,7 @@ cdef extern from *:
         int32_t end
 
     const unsigned char* mx_class
+    uint32_t mx_hash_word(const unsigned char* p, Py_ssize_t* i, Py_ssize_t e) noexcept nogil
     PyObject* mx_span(object ints, const int32_t* v) except NULL
     int MX_SPACE, MX_GAP
     uint32_t MX_MORE
@@ -378,8 +397,6 @@ cdef extern from *:
 cdef enum:
     LINE_INTS = 4  # sizeof(Line) // 4
 
-cdef uint32_t _FNV_OFFSET = 2166136261u
-cdef uint32_t _FNV_PRIME = 16777619u
 
 
 # byte classes in paraphrase lines: 2 a line end, 1 a gap between words (what Java's
@@ -1148,8 +1165,6 @@ cdef class NativeTable:
         cdef const unsigned char* p = self.data + start
         cdef Py_ssize_t n = stop - start
         cdef const unsigned char* nl
-        cdef uint32_t h
-        cdef unsigned char c
         cdef object text
         cdef const char* utf8
         cdef char* copy
@@ -1196,27 +1211,15 @@ cdef class NativeTable:
             if a < e:  # not blank: the hashes of its first two words
                 line[count].start = <uint32_t>a
                 line[count].end = <int32_t>e
-                h = _FNV_OFFSET
                 i = a
-                while i < e:
-                    c = p[i]
-                    if _CLASS[c]:
-                        break
-                    h = (h ^ c) * _FNV_PRIME
-                    i += 1
-                line[count].hash = h & self.hmask
+                line[count].hash = mx_hash_word(p, &i, e) & self.hmask
                 while i < e and _CLASS[p[i]] == 1:
                     i += 1
-                h = _FNV_OFFSET
                 if i < e:
                     line[count].start |= MX_MORE
-                while i < e:
-                    c = p[i]
-                    if _CLASS[c]:
-                        break
-                    h = (h ^ c) * _FNV_PRIME
-                    i += 1
-                line[count].second = h & self.hmask if line[count].start & MX_MORE else 0
+                    line[count].second = mx_hash_word(p, &i, e) & self.hmask
+                else:
+                    line[count].second = 0
                 count += 1
             i = e + 1
         self.garena[at] = <int32_t>count

@@ -212,3 +212,147 @@ def test_regions_hand_out_every_chunk_once_own_run_first(n_chunks: int, n: int) 
     own = n_chunks // n
     assert taken[:own] == list(range(own))
     assert regions.take(1) is None
+
+
+# -- moving results between processes in C (meteorx/_transfer.pyx) ------------------
+
+_transfer = pytest.importorskip("meteorx._transfer", reason="the C extension is not built")
+
+
+def _types(value: object) -> object:
+    """A value's structure with every leaf replaced by its type (repr hides int/float)."""
+    if isinstance(value, tuple):
+        return (type(value), tuple(_types(v) for v in value))
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None:
+        return (type(value), tuple(_types(getattr(value, name)) for name in fields))
+    return type(value)
+
+
+def _round_trip(results: list, detail: bool = True) -> list:  # type: ignore[type-arg]
+    from meteorx.parallel import decode, encode
+
+    encoded = encode(results, detail)
+    assert isinstance(encoded, bytes)
+    return decode(encoded)
+
+
+def test_encoded_results_decode_to_the_same_records() -> None:
+    from meteorx.parallel import without_detail
+
+    scorer = Scorer("li", language="en")
+    pairs = sorted(_pairs(300), key=lambda pair: pair[1])  # consecutive shared references
+    results = [scorer.segment(hyp, refs) for hyp, refs in pairs]
+    results.append(scorer.segment("odd\x1ftoken here ünïcödé 中文 😀", ["odd\x1ftoken there 中文"]))
+    results.append(scorer.segment("", ["a b"]))
+    decoded = _round_trip(results)
+    assert repr(decoded) == repr(results)  # floats bit for bit: repr; nan as nan
+    assert [_types(r) for r in decoded] == [_types(r) for r in results]
+    assert all(type(m) is type(n) for r, d in zip(results, decoded) for m, n in
+               zip(r.alignment.matches, d.alignment.matches))  # fmt: skip
+    light = _round_trip(results, detail=False)
+    assert repr(light) == repr([without_detail(r) for r in results])
+    # A reference shared by consecutive results travels once and is one tuple again.
+    same = [i for i in range(1, len(results)) if results[i].ref_tokens is results[i - 1].ref_tokens]
+    assert same
+    assert all(decoded[i].ref_tokens is decoded[i - 1].ref_tokens for i in same)
+
+
+def test_encoding_keeps_every_float_bit_and_int_size() -> None:
+    from meteorx.scorer import SEGMENT_FIELDS, SegmentResult
+    from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown
+    from meteorx.stats import STATS_FIELDS, Stats
+    from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
+
+    floats = [0.0, -0.0, float("nan"), float("inf"), -float("inf"), 5e-324, 1.7976931348623157e308]
+    ints = [0, 255, 256, -1, -(2**63), 2**63 - 1, True, False]
+    stats = make_record(Stats, STATS_FIELDS, tuple(
+        (floats + ints)[i % 15] if i not in (4, 5, 6, 7) else tuple(floats[: i - 2])
+        for i in range(len(STATS_FIELDS))
+    ))  # fmt: skip
+    breakdown = make_record(Breakdown, BREAKDOWN_FIELDS, tuple(floats[: len(BREAKDOWN_FIELDS)]))
+    matches = (Match(0, 1, 300, 2**40, 7), Match(-5, 0, 1, 1, 0))
+    alignment = make_record(Alignment, ALIGNMENT_FIELDS, (matches, 2**62, None))
+    result = make_record(SegmentResult, SEGMENT_FIELDS, (
+        float("nan"), breakdown, stats, alignment, ("x", ""), ("", "ÿ"), 3,
+    ))  # fmt: skip
+    (decoded,) = _round_trip([result])
+    assert repr(decoded) == repr(result)
+    assert _types(decoded) == _types(result)
+    assert [struct_bits(x) for x in decoded.breakdown.__dict__.values()] == [
+        struct_bits(x) for x in breakdown.__dict__.values()
+    ]
+
+
+def struct_bits(value: float) -> bytes:
+    import struct
+
+    return struct.pack("<d", value)
+
+
+def test_values_the_c_form_does_not_hold_fall_back_to_pickled_tuples() -> None:
+    import pickle
+
+    from meteorx.parallel import decode, encode
+    from meteorx.types import ALIGNMENT_FIELDS, Alignment, make_record
+
+    scorer = Scorer("li", language="en")
+    results = [scorer.segment(hyp, refs) for hyp, refs in _pairs(20)]
+    odd = [
+        2**70,  # an int beyond 64 bits
+        [1, 2],  # a list
+        "lone \ud800 surrogate",  # not UTF-8
+    ]
+    for value in odd:
+        a = results[3].alignment
+        changed = list(results)
+        changed[3] = make_record(
+            type(results[3]),
+            tuple(results[3].__dict__),
+            tuple(
+                make_record(Alignment, ALIGNMENT_FIELDS, (a.matches, value, a.optimal))
+                if name == "alignment"
+                else v
+                for name, v in results[3].__dict__.items()
+            ),
+        )
+        assert _transfer.encode(changed, True, *_codec_args()) is None
+        encoded = encode(changed)
+        assert isinstance(encoded, list)  # the packed tuples, pickled by the queue
+        assert repr(decode(pickle.loads(pickle.dumps(encoded)))) == repr(changed)
+
+
+def _codec_args() -> tuple:  # type: ignore[type-arg]
+    from meteorx.scoring import BREAKDOWN_FIELDS
+    from meteorx.stats import STATS_FIELDS
+    from meteorx.types import Match
+
+    return (Match, STATS_FIELDS, BREAKDOWN_FIELDS)
+
+
+def test_corrupt_transfer_data_is_an_error_not_a_crash() -> None:
+    from meteorx.parallel import decode, encode
+
+    scorer = Scorer("li", language="en")
+    encoded = encode([scorer.segment(hyp, refs) for hyp, refs in _pairs(30)])
+    assert isinstance(encoded, bytes)
+    for cut in (0, 1, 3, 4, 10, len(encoded) // 2, len(encoded) - 1):
+        with pytest.raises(ValueError, match="corrupt|truncated"):
+            decode(encoded[:cut])
+    with pytest.raises(ValueError, match="left over"):
+        decode(encoded + b"\x00")
+    bad_tag = bytearray(encoded)
+    bad_tag[4] = 200  # the first result's score tag
+    with pytest.raises(ValueError, match="tag 200"):
+        decode(bytes(bad_tag))
+
+
+def test_the_c_form_assumes_these_field_orders() -> None:
+    from meteorx.scorer import SEGMENT_FIELDS
+    from meteorx.types import ALIGNMENT_FIELDS
+
+    # _transfer.decode sets the fields in this order (as parallel.pack reads them).
+    assert SEGMENT_FIELDS == (
+        "score", "breakdown", "stats", "alignment", "hyp_tokens", "ref_tokens", "ref_index",
+    )  # fmt: skip
+    assert ALIGNMENT_FIELDS == ("matches", "chunks", "optimal")

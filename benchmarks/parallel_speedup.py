@@ -51,7 +51,12 @@ sys.path.insert(0, str(REPO))
 from meteorx.parallel import score_pairs  # noqa: E402
 from meteorx.scorer import Scorer, paused_gc  # noqa: E402
 
-CONFIG = {"extends": "li", "language": "en", "normalize": "lower"}
+#: ``--preset`` -> the configuration scored (``li`` as in ``speed.py``: the fastest
+#: English configuration, where moving results weighs the most).
+CONFIGS: dict[str, dict[str, str]] = {
+    "li": {"extends": "li", "language": "en", "normalize": "lower"},
+    "meteor-1.5-en": {"extends": "meteor-1.5-en"},  # full English, -norm
+}
 Pairs = list[tuple[str, list[str]]]
 
 
@@ -89,12 +94,12 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(pairs: Pairs, jobs: int, kind: str) -> dict[str, float | str]:
+def measure(pairs: Pairs, jobs: int, kind: str, preset: str) -> dict[str, float | str]:
     """One timed run with a fresh scorer: ``kind`` is ``scores`` (``detail=False``),
     ``full`` (``detail=True``) or ``ceiling`` (N forked processes scoring 1/N each,
     returning nothing: the best any parallel scheme can do on this machine now)."""
     global _PART_SCORER
-    scorer = Scorer(CONFIG)
+    scorer = Scorer(CONFIGS[preset])
     if kind == "ceiling":
         import multiprocessing
 
@@ -120,6 +125,7 @@ def measure(pairs: Pairs, jobs: int, kind: str) -> dict[str, float | str]:
 def run_fresh(args: argparse.Namespace, jobs: int, kind: str) -> dict[str, float | str]:
     """:func:`measure` in a fresh Python process."""
     command = [sys.executable, __file__, "--data", str(args.data), "--copies", str(args.copies)]
+    command += ["--preset", args.preset]
     command += ["--one", kind, str(jobs)]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     result: dict[str, float | str] = json.loads(done.stdout)
@@ -133,6 +139,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--copies", type=int, default=4, help="copies of the xray data (4)")
     parser.add_argument("--repeat", type=int, default=9, help="interleaved runs per setting")
+    parser.add_argument("--preset", choices=sorted(CONFIGS), default="li")
     parser.add_argument(
         "--in-process", action="store_true", help="time every run in this one process"
     )
@@ -143,19 +150,21 @@ def main() -> int:
         return 1
     if args.one:  # a child run: one measurement, as JSON
         kind, jobs = args.one
-        print(json.dumps(measure(load_pairs(args.data, args.copies), int(jobs), kind)))
+        print(json.dumps(measure(load_pairs(args.data, args.copies), int(jobs), kind, args.preset)))
         return 0
     pairs = load_pairs(args.data, args.copies)
     count = len(pairs)
 
     def run(jobs: int, kind: str) -> dict[str, float | str]:
-        return measure(pairs, jobs, kind) if args.in_process else run_fresh(args, jobs, kind)
+        if args.in_process:
+            return measure(pairs, jobs, kind, args.preset)
+        return run_fresh(args, jobs, kind)
 
     n = args.jobs
     where = "in this process" if args.in_process else "each in a fresh process"
     print(
         f"{count} segments ({args.copies} x 2 systems x {count // args.copies // 2}), "
-        f"config {CONFIG}, {args.repeat} interleaved runs {where}"
+        f"config {CONFIGS[args.preset]}, {args.repeat} interleaved runs {where}"
     )
     print(f"load average before: {os.getloadavg()}")
     same = True

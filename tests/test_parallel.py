@@ -248,8 +248,11 @@ def test_encoded_results_decode_to_the_same_records() -> None:
     decoded = _round_trip(results)
     assert repr(decoded) == repr(results)  # floats bit for bit: repr; nan as nan
     assert [_types(r) for r in decoded] == [_types(r) for r in results]
-    assert all(type(m) is type(n) for r, d in zip(results, decoded) for m, n in
-               zip(r.alignment.matches, d.alignment.matches))  # fmt: skip
+    assert all(
+        type(m) is type(n)
+        for r, d in zip(results, decoded, strict=True)
+        for m, n in zip(r.alignment.matches, d.alignment.matches, strict=True)
+    )
     light = _round_trip(results, detail=False)
     assert repr(light) == repr([without_detail(r) for r in results])
     # A reference shared by consecutive results travels once and is one tuple again.
@@ -337,7 +340,7 @@ def test_corrupt_transfer_data_is_an_error_not_a_crash() -> None:
     encoded = encode([scorer.segment(hyp, refs) for hyp, refs in _pairs(30)])
     assert isinstance(encoded, bytes)
     for cut in (0, 1, 3, 4, 10, len(encoded) // 2, len(encoded) - 1):
-        with pytest.raises(ValueError, match="corrupt|truncated"):
+        with pytest.raises(ValueError, match=r"corrupt|truncated"):
             decode(encoded[:cut])
     with pytest.raises(ValueError, match="left over"):
         decode(encoded + b"\x00")

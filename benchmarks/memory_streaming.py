@@ -96,8 +96,17 @@ def build(folder: Path, n: int, kind: str) -> tuple[Path, Path]:
 
 def measure(hyp: Path, ref: Path, args: argparse.Namespace) -> dict[str, object]:
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(hyp), str(ref), args.preset, args.lang,
-         args.norm, str(args.jobs)],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(hyp),
+            str(ref),
+            args.preset,
+            args.lang,
+            args.norm,
+            str(args.jobs),
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -111,14 +120,19 @@ def measure(hyp: Path, ref: Path, args: argparse.Namespace) -> dict[str, object]
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
-    parser.add_argument("--kinds", nargs="+", default=["repeat", "unique"],
-                        choices=["repeat", "unique"])
+    parser.add_argument(
+        "--kinds", nargs="+", default=["repeat", "unique"], choices=["repeat", "unique"]
+    )
     parser.add_argument("--preset", default="li")
     parser.add_argument("--lang", default="en")
     parser.add_argument("--norm", default="lower")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--check", type=float, metavar="RATIO",
-                        help="fail if the largest size's peak RSS exceeds RATIO x the smallest's")
+    parser.add_argument(
+        "--check",
+        type=float,
+        metavar="RATIO",
+        help="fail if the largest size's peak RSS exceeds RATIO x the smallest's",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args()
     if not XRAY.is_dir():

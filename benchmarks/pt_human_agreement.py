@@ -230,8 +230,7 @@ def chrf_metric(data: Dataset) -> dict[str, list[float]]:
 
     return {
         system: [
-            sacrebleu.sentence_chrf(h, [r]).score
-            for h, r in zip(hyps, data.refs, strict=True)
+            sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hyps, data.refs, strict=True)
         ]
         for system, hyps in data.systems.items()
     }
@@ -242,8 +241,7 @@ def bleu_metric(data: Dataset) -> dict[str, list[float]]:
 
     return {
         system: [
-            sacrebleu.sentence_bleu(h, [r]).score
-            for h, r in zip(hyps, data.refs, strict=True)
+            sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, data.refs, strict=True)
         ]
         for system, hyps in data.systems.items()
     }
@@ -259,7 +257,9 @@ def _label(config: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--config", action="append", metavar="PRESET|FILE",
+        "--config",
+        action="append",
+        metavar="PRESET|FILE",
         help="meteorx configuration to evaluate (repeatable; default: pt)",
     )
     parser.add_argument(
@@ -322,7 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, per in results.items():
             parts = [
                 f"{short[d]} {per[d]['tau_even']:.3f} / {per[d]['tau_odd']:.3f}"
-                for d in DATASETS if d in per
+                for d in DATASETS
+                if d in per
             ]
             print(f"  {name}: " + "; ".join(parts))
     print()

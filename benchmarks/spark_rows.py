@@ -89,9 +89,19 @@ def main() -> int:
     print(f"one process, no Spark: {base:,.0f} rows/s", flush=True)
     for master in args.masters:
         proc = subprocess.run(
-            [sys.executable, "-c", CHILD, master, str(args.rows), str(args.partitions),
-             args.preset, args.lang, args.norm, str(XRAY / "xray.system1.hyp"),
-             str(XRAY / "xray.reference")],
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                master,
+                str(args.rows),
+                str(args.partitions),
+                args.preset,
+                args.lang,
+                args.norm,
+                str(XRAY / "xray.system1.hyp"),
+                str(XRAY / "xray.reference"),
+            ],
             capture_output=True,
             text=True,
             check=False,

@@ -106,9 +106,7 @@ def _as_references(references: Any, n: int) -> list[list[str]]:
             f"references for each prediction, got {type(references).__name__}"
         )
     if len(references) != n:
-        raise InputError(
-            f"got {n} predictions but {len(references)} references; they must pair up"
-        )
+        raise InputError(f"got {n} predictions but {len(references)} references; they must pair up")
     out: list[list[str]] = []
     for i, item in enumerate(references):
         if isinstance(item, str):
@@ -116,8 +114,7 @@ def _as_references(references: Any, n: int) -> list[list[str]]:
             continue
         if not isinstance(item, Sequence) or not all(isinstance(r, str) for r in item):
             raise InputError(
-                f"references[{i}] must be a string or a list of strings, "
-                f"got {type(item).__name__}"
+                f"references[{i}] must be a string or a list of strings, got {type(item).__name__}"
             )
         if not item:
             raise InputError(f"references[{i}] is an empty list: give at least one reference")
@@ -153,9 +150,7 @@ def compute(
     if aggregate not in (None, "corpus", "statistics", "mean"):
         raise InputError(f"aggregate must be 'corpus' or 'mean', got {aggregate!r}")
     if isinstance(predictions, str) or not isinstance(predictions, Sequence):
-        raise InputError(
-            f"predictions must be a list of strings, got {type(predictions).__name__}"
-        )
+        raise InputError(f"predictions must be a list of strings, got {type(predictions).__name__}")
     for i, p in enumerate(predictions):
         if not isinstance(p, str):
             raise InputError(f"predictions[{i}] must be a string, got {type(p).__name__}")

@@ -342,9 +342,7 @@ def _run_forked(
     counter = _Regions(context, len(chunks), jobs)
     queue: Any = context.Queue()
     _FORK_STATE = (scorer, chunks, counter, queue, detail)
-    workers = [
-        context.Process(target=_fork_worker, args=(k,), daemon=True) for k in range(1, jobs)
-    ]
+    workers = [context.Process(target=_fork_worker, args=(k,), daemon=True) for k in range(1, jobs)]
     done: list[list[SegmentResult] | None] = [None] * len(chunks)
     try:
         # The collector is paused before the fork, so the workers never run it either:

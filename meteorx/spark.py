@@ -182,9 +182,7 @@ def score_rows(
     )
 
 
-def corpus_stats(
-    scored: Any, stats_column: str = STATS_COLUMN, width: int | None = None
-) -> Stats:
+def corpus_stats(scored: Any, stats_column: str = STATS_COLUMN, width: int | None = None) -> Stats:
     """Column-wise sum of the statistics column (rows with null statistics skipped).
 
     ``width`` is the length of a statistics row (7 + 4 x the number of stages); when
@@ -197,10 +195,14 @@ def corpus_stats(
         if first is None:
             return Stats(segments=0)
         width = len(first[0])
-    sums = scored.where(column.isNotNull()).agg(
-        functions.count(functions.lit(1)).alias("n"),
-        *(functions.sum(column.getItem(i)).alias(f"s{i}") for i in range(width)),
-    ).first()
+    sums = (
+        scored.where(column.isNotNull())
+        .agg(
+            functions.count(functions.lit(1)).alias("n"),
+            *(functions.sum(column.getItem(i)).alias(f"s{i}") for i in range(width)),
+        )
+        .first()
+    )
     if not sums["n"]:
         return Stats(segments=0)
     values = [float(sums[f"s{i}"]) for i in range(width)]

@@ -188,9 +188,7 @@ def iter_parallel(
     return _aligned_lines(readers, [str(hyp_path), *(str(p) for p in ref_paths)])
 
 
-def _aligned_lines(
-    readers: list[LineReader], names: list[str]
-) -> Iterator[tuple[str, list[str]]]:
+def _aligned_lines(readers: list[LineReader], names: list[str]) -> Iterator[tuple[str, list[str]]]:
     try:
         while True:
             lines = [next(r, None) for r in readers]
@@ -268,9 +266,7 @@ class ScoreStream:
                 _segment(self.scorer, hyp, refs, self._ref_cache_limit) for hyp, refs in pairs
             )
         else:
-            results = _parallel(
-                self.scorer, pairs, jobs, self._chunk_size, self._ref_cache_limit
-            )
+            results = _parallel(self.scorer, pairs, jobs, self._chunk_size, self._ref_cache_limit)
         for result in results:
             self.total = self.total + result.stats
             self.score_sum += result.score
@@ -345,6 +341,7 @@ def _zip_checked(hyps: Iterable[TextOrTokens], refs: Iterable[object]) -> Iterat
 
 
 _MISSING: object = object()
+
 
 def _segment(
     scorer: Scorer,

@@ -216,9 +216,7 @@ def _build_state(code: str) -> tuple[bytes, bytes, bytes, bytes, bytes]:
 
 
 def _valid_state(obj: object) -> bool:
-    return (
-        isinstance(obj, tuple) and len(obj) == 5 and all(isinstance(x, bytes) for x in obj)
-    )
+    return isinstance(obj, tuple) and len(obj) == 5 and all(isinstance(x, bytes) for x in obj)
 
 
 class _FlatFactory:

@@ -145,9 +145,7 @@ def test_evaluate_loads_offline_and_matches(evaluate_module: Any) -> None:
     got = metric.compute(
         predictions=PREDICTIONS, references=single, config="li", language="en", segment_scores=True
     )
-    assert got == api.compute(
-        PREDICTIONS, single, config="li", language="en", segment_scores=True
-    )
+    assert got == api.compute(PREDICTIONS, single, config="li", language="en", segment_scores=True)
 
 
 def test_evaluate_config_name_is_a_preset(evaluate_module: Any) -> None:

@@ -151,11 +151,7 @@ REPEAT_CASES = {
 
 @pytest.mark.parametrize(
     ("name", "case"),
-    [
-        (name, case)
-        for name in sorted(CONFIGS)
-        for case in sorted(REPEAT_CASES)
-    ],
+    [(name, case) for name in sorted(CONFIGS) for case in sorted(REPEAT_CASES)],
 )
 def test_five_hundred_repeats_return_in_milliseconds(name: str, case: str) -> None:
     hyp, ref = REPEAT_CASES[case]

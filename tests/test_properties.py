@@ -62,13 +62,58 @@ def scorer_for(name: str) -> Scorer:
 
 
 EN_WORDS = [
-    "the", "a", "an", "cat", "cats", "sat", "sit", "sitting", "on", "mat", "mats", "dog",
-    "dogs", "run", "running", "ran", "big", "large", "house", "home", "is", "are", "was", "be",
-    "quick", "fast", "brown", "fox", "jumps", "jumped", "over", "lazy", ",", ".", "'s",
+    "the",
+    "a",
+    "an",
+    "cat",
+    "cats",
+    "sat",
+    "sit",
+    "sitting",
+    "on",
+    "mat",
+    "mats",
+    "dog",
+    "dogs",
+    "run",
+    "running",
+    "ran",
+    "big",
+    "large",
+    "house",
+    "home",
+    "is",
+    "are",
+    "was",
+    "be",
+    "quick",
+    "fast",
+    "brown",
+    "fox",
+    "jumps",
+    "jumped",
+    "over",
+    "lazy",
+    ",",
+    ".",
+    "'s",
 ]
 PT_WORDS = [
-    "o", "a", "um", "gato", "gatos", "sentou", "sentar", "no", "tapete", "tapetes", "cão",
-    "cães", "casa", "casas", "grande",
+    "o",
+    "a",
+    "um",
+    "gato",
+    "gatos",
+    "sentou",
+    "sentar",
+    "no",
+    "tapete",
+    "tapetes",
+    "cão",
+    "cães",
+    "casa",
+    "casas",
+    "grande",
 ]
 UNMATCHED = "qzxv"  # no stem, synonym or paraphrase relation to anything above
 
@@ -224,9 +269,7 @@ def test_meteor15_is_not_monotone_like_the_jar(case: str) -> None:
     assert after > before
     if name == "meteor-1.5-pt":
         optimal = Scorer({"extends": "meteor-1.5-pt", "aligner": "optimal"})
-        assert optimal.segment(hyp, [_insert(ref, index)]).score < optimal.segment(
-            hyp, [ref]
-        ).score
+        assert optimal.segment(hyp, [_insert(ref, index)]).score < optimal.segment(hyp, [ref]).score
 
 
 def test_compute_raises_only_documented_errors() -> None:

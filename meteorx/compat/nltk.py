@@ -868,6 +868,7 @@ def _synonym_function(wordnet: Any) -> Callable[[str], frozenset[str]]:
 # The alignment and the score
 # ---------------------------------------------------------------------------------------
 
+
 def synonym_prefilter(
     stem: Callable[[str], str], synonyms: Callable[[str], frozenset[str]]
 ) -> Prefilter | None:

@@ -125,8 +125,7 @@ def measure(pairs: Pairs, jobs: int, kind: str, preset: str) -> dict[str, float 
 def run_fresh(args: argparse.Namespace, jobs: int, kind: str) -> dict[str, float | str]:
     """:func:`measure` in a fresh Python process."""
     command = [sys.executable, __file__, "--data", str(args.data), "--copies", str(args.copies)]
-    command += ["--preset", args.preset]
-    command += ["--one", kind, str(jobs)]
+    command += ["--preset", args.preset, "--one", kind, str(jobs)]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     result: dict[str, float | str] = json.loads(done.stdout)
     return result

@@ -32,7 +32,6 @@ cdef extern from "Python.h":
     bint PyFloat_CheckExact(object o)
     bint PyTuple_CheckExact(object o)
     bint PyUnicode_CheckExact(object o)
-    int PyObject_GenericSetAttr(object o, object name, object value) except -1
 
 
 cdef enum:  # value tags
@@ -40,7 +39,7 @@ cdef enum:  # value tags
 
 cdef uint32_t SAME_AS_BEFORE = 0xFFFFFFFF  # a token count: the previous result's ref tokens
 
-cdef object _object_new = object.__new__
+from meteorx.types import make_record  # the records are built as everywhere else
 
 
 class Unsupported(Exception):
@@ -81,8 +80,15 @@ cdef inline int _put_tag(Buffer* buf, unsigned char tag) except -1:
     return _put(buf, &tag, 1)
 
 
-cdef inline int _put_count(Buffer* buf, uint32_t n) except -1:
+cdef inline int _put_u32(Buffer* buf, uint32_t n) except -1:
     return _put(buf, &n, 4)
+
+
+cdef inline int _put_count(Buffer* buf, Py_ssize_t n) except -1:
+    """A length or count (below the SAME_AS_BEFORE marker)."""
+    if n >= SAME_AS_BEFORE:
+        raise Unsupported()
+    return _put_u32(buf, <uint32_t>n)
 
 
 cdef int _put_str(Buffer* buf, object s) except -1:
@@ -91,9 +97,7 @@ cdef int _put_str(Buffer* buf, object s) except -1:
     if not PyUnicode_CheckExact(s):
         raise Unsupported()
     utf8 = PyUnicode_AsUTF8AndSize(s, &n)
-    if n >= SAME_AS_BEFORE:
-        raise Unsupported()
-    _put_count(buf, <uint32_t>n)
+    _put_count(buf, n)
     return _put(buf, utf8, n)
 
 
@@ -126,7 +130,7 @@ cdef int _put_value(Buffer* buf, object v) except -1:
     if PyTuple_CheckExact(v):
         n = PyTuple_GET_SIZE(v)
         _put_tag(buf, T_TUPLE)
-        _put_count(buf, <uint32_t>n)
+        _put_count(buf, n)
         for k in range(n):
             _put_value(buf, <object>PyTuple_GET_ITEM(v, k))
         return 0
@@ -147,7 +151,7 @@ cdef int _put_tokens(Buffer* buf, object tokens) except -1:
     if not PyTuple_CheckExact(tokens):
         raise Unsupported()
     n = PyTuple_GET_SIZE(tokens)
-    _put_count(buf, <uint32_t>n)
+    _put_count(buf, n)
     for k in range(n):
         _put_str(buf, <object>PyTuple_GET_ITEM(tokens, k))
     return 0
@@ -165,7 +169,7 @@ def encode(list results, bint detail, type match_type, tuple stats_fields,
     buf.size = 0
     buf.capacity = 0
     try:
-        _put_count(&buf, <uint32_t>len(results))
+        _put_count(&buf, len(results))
         for result in results:
             _put_value(&buf, result.score)
             _put_fields(&buf, result.breakdown, breakdown_fields)
@@ -175,7 +179,7 @@ def encode(list results, bint detail, type match_type, tuple stats_fields,
             if not PyTuple_CheckExact(matches):
                 raise Unsupported()
             n = PyTuple_GET_SIZE(matches)
-            _put_count(&buf, <uint32_t>n)
+            _put_count(&buf, n)
             for k in range(n):
                 match = <object>PyTuple_GET_ITEM(matches, k)
                 if type(match) is not match_type:
@@ -188,7 +192,7 @@ def encode(list results, bint detail, type match_type, tuple stats_fields,
                 _put_tokens(&buf, result.hyp_tokens)
                 ref_tokens = result.ref_tokens
                 if ref_tokens is previous_ref:
-                    _put_count(&buf, SAME_AS_BEFORE)
+                    _put_u32(&buf, SAME_AS_BEFORE)
                 else:
                     _put_tokens(&buf, ref_tokens)
                     previous_ref = ref_tokens
@@ -263,10 +267,14 @@ cdef object _value(Reader* r):
 
 
 cdef object _record(type cls, tuple names, Reader* r):
-    obj = _object_new(cls)
-    for name in names:
-        PyObject_GenericSetAttr(obj, name, _value(r))
-    return obj
+    """A ``cls`` record whose field values come next in ``r``, one per name."""
+    cdef Py_ssize_t k, n = len(names)
+    cdef tuple values = PyTuple_New(n)
+    for k in range(n):
+        item = _value(r)
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(values, k, item)
+    return make_record(cls, names, values)
 
 
 cdef tuple _tokens(Reader* r, uint32_t n):
@@ -282,8 +290,8 @@ cdef tuple _tokens(Reader* r, uint32_t n):
 def decode(bytes data, type segment_type, type alignment_type, type stats_type,
            type breakdown_type, type match_type, tuple segment_fields,
            tuple alignment_fields, tuple stats_fields, tuple breakdown_fields):
-    """The results :func:`encode` wrote, rebuilt as the same records (set field by
-    field, as :func:`meteorx.types.make_record` does)."""
+    """The results :func:`encode` wrote, rebuilt as the same records (with
+    :func:`meteorx.types.make_record`)."""
     cdef Reader r
     cdef uint32_t n, k, n_matches, j, n_tokens
     cdef int field
@@ -309,10 +317,7 @@ def decode(bytes data, type segment_type, type alignment_type, type stats_type,
             PyTuple_SET_ITEM(matches, j, match)
         chunks = _value(&r)
         optimal = _value(&r)
-        alignment = _object_new(alignment_type)
-        PyObject_GenericSetAttr(alignment, alignment_fields[0], matches)
-        PyObject_GenericSetAttr(alignment, alignment_fields[1], chunks)
-        PyObject_GenericSetAttr(alignment, alignment_fields[2], optimal)
+        alignment = make_record(alignment_type, alignment_fields, (matches, chunks, optimal))
         hyp_tokens = _tokens(&r, _count(&r))
         n_tokens = _count(&r)
         if n_tokens == SAME_AS_BEFORE:
@@ -320,15 +325,8 @@ def decode(bytes data, type segment_type, type alignment_type, type stats_type,
         else:
             ref_tokens = previous_ref = _tokens(&r, n_tokens)
         ref_index = _value(&r)
-        result = _object_new(segment_type)
-        PyObject_GenericSetAttr(result, segment_fields[0], score)
-        PyObject_GenericSetAttr(result, segment_fields[1], breakdown)
-        PyObject_GenericSetAttr(result, segment_fields[2], stats)
-        PyObject_GenericSetAttr(result, segment_fields[3], alignment)
-        PyObject_GenericSetAttr(result, segment_fields[4], hyp_tokens)
-        PyObject_GenericSetAttr(result, segment_fields[5], ref_tokens)
-        PyObject_GenericSetAttr(result, segment_fields[6], ref_index)
-        out.append(result)
+        out.append(make_record(segment_type, segment_fields, (
+            score, breakdown, stats, alignment, hyp_tokens, ref_tokens, ref_index)))
     if r.pos != r.size:
         raise ValueError("corrupt transfer data (bytes left over)")
     return out

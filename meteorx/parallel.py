@@ -334,8 +334,8 @@ def _run_forked(
     """``jobs - 1`` forked workers and this process take chunks (:class:`_Regions`).
 
     The workers inherit the scorer and the tasks (nothing is sent to them) and send
-    back packed results; this process scores chunks too, so it keeps working instead
-    of only decoding results, and decodes only the workers' share.
+    back encoded results (:func:`encode`); this process scores chunks too, so it keeps
+    working instead of only decoding results, and decodes only the workers' share.
     """
     global _FORK_STATE
     context = multiprocessing.get_context("fork")

@@ -65,5 +65,7 @@ def __getattr__(name: str) -> Any:
 
         return load_config
     if name == "MeteorConfig":
+        from meteorx.config import MeteorConfig
+
         return MeteorConfig
     raise AttributeError(name)

@@ -30,3 +30,8 @@ class ResourceError(MeteorxError):
 
 class PluginError(MeteorxError):
     """A plugin failed to import, raised in a hook, or registered a duplicate name."""
+
+
+class MeteorxWarning(UserWarning):
+    """Base class of meteorx's warnings; the command line prints them as one line,
+    ``meteorx: warning: ...``."""

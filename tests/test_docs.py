@@ -55,3 +55,12 @@ def _version() -> str:
     import meteorx
 
     return meteorx.__version__
+
+
+def test_every_public_name_resolves() -> None:
+    """``meteorx.__all__`` names only things ``import meteorx`` really provides."""
+    import meteorx
+
+    for name in meteorx.__all__:
+        assert getattr(meteorx, name) is not None, name
+    assert meteorx.MeteorConfig.__name__ == "MeteorConfig"

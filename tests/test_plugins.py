@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import textwrap
 import venv
+import warnings
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from meteorx import registry
+from meteorx.cli.main import main
 from meteorx.errors import PluginError
 from meteorx.scorer import Scorer
 
@@ -86,33 +89,68 @@ def fake_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignor
     registry.get_registry.cache_clear()
 
 
-def test_plugin_import_error_names_the_plugin(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+def _left_out(name: str, reason: str) -> registry.Registry:
+    """Build the registry, expecting plugin ``name`` to be left out with a warning."""
+    with pytest.warns(registry.PluginWarning, match=f"plugin '{name}' {reason}"):
+        reg = registry.get_registry()
+    assert name in reg.failed and name not in reg.plugins
+    assert not any(owner == name for owner in reg.owners.values())
+    # The other plugins still work.
+    assert Scorer("li", language="en", registry=reg).segment("a cat", "a cat").score > 0.9
+    return reg
+
+
+def test_plugin_import_error_leaves_it_out(fake_plugin, capsys) -> None:  # type: ignore[no-untyped-def]
     fake_plugin("broken_import", "import does_not_exist_anywhere\n")
-    with pytest.raises(
-        PluginError, match=r"plugin 'broken_import' .* failed to import: ModuleNotFoundError"
-    ):
-        registry.get_registry()
+    reg = _left_out("broken_import", r"\(broken_import\) failed to import: ModuleNotFoundError")
+    assert "does_not_exist_anywhere" in (reg.failed["broken_import"].error or "")
+    # Every command keeps working, and 'meteorx plugins' lists the failure.
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "core (" in out and "matcher:exact" in out
+    assert re.search(r"broken_import .*\n    FAILED, left out: .*ModuleNotFoundError", out)
+    # Asking for something only a broken plugin could provide names the failure.
+    with pytest.raises(PluginError, match=r"no matcher named 'nope'.*'broken_import'"):
+        reg.matcher("nope")
 
 
-def test_hook_raising_names_the_plugin(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+def test_cli_prints_plugin_warning_on_one_line(fake_plugin, capsys) -> None:  # type: ignore[no-untyped-def]
+    fake_plugin("broken_import", "raise RuntimeError('half-installed')\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        assert main(["presets"]) == 0
+        assert main(["plugins"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("meteorx: warning: plugin 'broken_import'") == 1, err
+    assert "RuntimeError: half-installed" in err and "Traceback" not in err
+
+
+def test_hook_raising_leaves_the_plugin_out(fake_plugin) -> None:  # type: ignore[no-untyped-def]
     fake_plugin(
         "raising_hook",
         """
         from meteorx.hookspecs import hookimpl
+        from meteorx.matchers import Matcher
+
+        class Fine(Matcher):
+            name = "fine"
+            def candidates(self, hyp, ref):
+                return []
 
         @hookimpl
         def meteorx_register_matchers(register):
+            register(Fine)
+
+        @hookimpl
+        def meteorx_register_aligners(register):
             raise RuntimeError("boom")
         """,
     )
-    with pytest.raises(
-        PluginError,
-        match="plugin 'raising_hook' failed in meteorx_register_matchers: RuntimeError: boom",
-    ):
-        registry.get_registry()
+    reg = _left_out("raising_hook", "failed in meteorx_register_aligners: RuntimeError: boom")
+    assert "fine" not in reg.matchers  # what it registered before failing is dropped too
 
 
-def test_duplicate_matcher_name_is_an_error(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+def test_duplicate_matcher_name_leaves_the_second_out(fake_plugin) -> None:  # type: ignore[no-untyped-def]
     fake_plugin(
         "duplicate",
         """
@@ -129,14 +167,11 @@ def test_duplicate_matcher_name_is_an_error(fake_plugin) -> None:  # type: ignor
             register(Exact)
         """,
     )
-    with pytest.raises(
-        PluginError,
-        match="plugin 'duplicate' registers matcher 'exact', which plugin 'core' already",
-    ):
-        registry.get_registry()
+    reg = _left_out("duplicate", "registers matcher 'exact', which plugin 'core' already")
+    assert reg.owners["matcher:exact"] == "core"
 
 
-def test_misspelled_hook_is_an_error(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+def test_misspelled_hook_leaves_the_plugin_out(fake_plugin) -> None:  # type: ignore[no-untyped-def]
     fake_plugin(
         "typo",
         """
@@ -147,8 +182,39 @@ def test_misspelled_hook_is_an_error(fake_plugin) -> None:  # type: ignore[no-un
             pass
         """,
     )
-    with pytest.raises(PluginError, match="unknown hook"):
-        registry.get_registry()
+    _left_out("typo", "implements an unknown hook")
+
+
+def test_broken_core_plugin_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing works without the core plugin: that one failing is an error, not a warning."""
+    broken = metadata.EntryPoint(
+        name="core", value="does_not_exist_anywhere", group=registry.ENTRY_POINT_GROUP
+    )
+    monkeypatch.setattr(registry, "_entry_points", lambda: [broken])
+    with pytest.raises(PluginError, match=r"meteorx's own plugin 'core' .* reinstall meteorx"):
+        registry.get_registry.__wrapped__()
+
+
+def test_unknown_plugin_in_meteorx_plugins_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METEORX_PLUGINS", "wordnet,wordnte")
+    with pytest.raises(PluginError, match=r"METEORX_PLUGINS names 'wordnte', which is not .*core"):
+        registry.get_registry.__wrapped__()
+    monkeypatch.setenv("METEORX_PLUGINS", "wordnet")
+    assert set(registry.get_registry.__wrapped__().plugins) == {"core", "function_words", "wordnet"}
+
+
+def test_trace_hooks_prints_loads_calls_and_registrations(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("METEORX_TRACE_HOOKS", "1")
+    registry.get_registry.__wrapped__()
+    err = capsys.readouterr().err
+    assert "meteorx: trace: loading plugin 'core' (meteorx_plugins.core)" in err
+    assert "meteorx: trace: meteorx_register_matchers() of plugin 'core'" in err
+    assert "meteorx: trace:   plugin 'core' registers matcher 'exact'" in err
+    monkeypatch.delenv("METEORX_TRACE_HOOKS")
+    registry.get_registry.__wrapped__()
+    assert capsys.readouterr().err == ""
 
 
 def test_first_party_plugins_use_entry_points() -> None:

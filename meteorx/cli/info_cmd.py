@@ -81,6 +81,9 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         print(f"{info.name} ({info.distribution} {info.version}) — {info.module}")
         for item in info.provides:
             print(f"    {item}")
+    for info in registry.failed.values():
+        print(f"{info.name} ({info.distribution} {info.version}) — {info.module}")
+        print(f"    FAILED, left out: {info.error}")
     return 0
 
 

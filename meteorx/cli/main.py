@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 # pydantic scans every installed distribution for its own plugins (observability
 # hooks) the first time a model validates: 20-40 ms of each run's start-up, for hooks
@@ -21,7 +23,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from meteorx import __version__
 from meteorx.cli.common import EPILOG
-from meteorx.errors import MeteorxError
+from meteorx.errors import MeteorxError, MeteorxWarning
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,8 +58,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """meteorx's own warnings as one line on stderr; others as Python shows them."""
+    if issubclass(category, MeteorxWarning):
+        print(f"meteorx: warning: {message}", file=file or sys.stderr)
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
+_python_show_warning = warnings.showwarning
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``meteorx`` console script."""
+    warnings.showwarning = _show_warning
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

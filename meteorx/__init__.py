@@ -28,26 +28,33 @@ __all__ = [
 ]
 
 
-def _cached_scorer(config: Any) -> Scorer:
+def _cached_scorer(config: Any, language: str | None) -> Scorer:
     """One scorer per distinct validated configuration (shared with ``meteorx.compute``)."""
     from meteorx.api import get_scorer
-    from meteorx.config import load_config
+    from meteorx.defaults import configure
 
-    return get_scorer(load_config(config))
+    return get_scorer(configure(config, language=language))
 
 
-def score(hypothesis: TextOrTokens, references: Any, config: Any = None) -> SegmentResult:
+def score(
+    hypothesis: TextOrTokens, references: Any, config: Any = None, *, language: str | None = None
+) -> SegmentResult:
     """Score one hypothesis against one or more references.
 
-    ``config`` is a preset name, a YAML path, a dict or a :class:`MeteorConfig`
-    (default: ``meteor-1.5-en``). Scorers are cached per configuration.
+    ``config`` is a preset name, a YAML path, a dict or a :class:`MeteorConfig`;
+    ``language`` an ISO 639-1 code. With no ``config``, the language's recommended
+    configuration (English, the default language: ``meteor-1.5-en`` with the jar's
+    ``-norm``; any other: the ``meteorx`` preset for it). Scorers are cached per
+    configuration.
     """
-    return _cached_scorer(config).segment(hypothesis, references)
+    return _cached_scorer(config, language).segment(hypothesis, references)
 
 
-def corpus_score(hypotheses: Any, references: Any, config: Any = None) -> CorpusResult:
-    """Score a whole system (statistics summed over segments)."""
-    return _cached_scorer(config).corpus(hypotheses, references)
+def corpus_score(
+    hypotheses: Any, references: Any, config: Any = None, *, language: str | None = None
+) -> CorpusResult:
+    """Score a whole system (statistics summed over segments); see :func:`score`."""
+    return _cached_scorer(config, language).corpus(hypotheses, references)
 
 
 def __getattr__(name: str) -> Any:

@@ -13,10 +13,12 @@ a list of reference strings (the best-scoring one counts). ``alpha``, ``beta`` a
 
 The output has the same key, ``"meteor"``, with two deliberate choices:
 
-* the default configuration is ``meteor-1.5-en`` with the jar's ``-norm``
-  normalisation (what ``pycocoevalcap`` and ``java -jar meteor-1.5.jar -l en -norm``
-  report), not NLTK's approximation; ``config="nltk"`` gives NLTK's numbers (with
-  whitespace tokens, where ``evaluate`` uses ``nltk.word_tokenize``);
+* the default configuration is the language's recommended one: for English (the
+  default language) ``meteor-1.5-en`` with the jar's ``-norm`` normalisation (what
+  ``pycocoevalcap`` and ``java -jar meteor-1.5.jar -l en -norm`` report), not NLTK's
+  approximation; for another ``language`` the ``meteorx`` preset resolved for it;
+  ``config="nltk"`` gives NLTK's numbers (with whitespace tokens, where ``evaluate``
+  uses ``nltk.word_tokenize``);
 * ``aggregate="corpus"`` is the METEOR system score, computed once from the summed
   sufficient statistics; ``aggregate="mean"`` is the mean of the segment scores, which
   is what ``evaluate``'s "meteor" reports. By default the configuration's
@@ -36,7 +38,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from meteorx.config import MeteorConfig, load_config
+from meteorx.config import MeteorConfig
+from meteorx.defaults import ENGLISH_DEFAULT, ENGLISH_DEFAULT_NORMALIZE, configure
 from meteorx.errors import InputError
 from meteorx.scorer import Scorer
 from meteorx.stats import sum_stats
@@ -44,8 +47,8 @@ from meteorx.stats import sum_stats
 __all__ = ["DEFAULT_CONFIG", "DEFAULT_NORMALIZE", "compute", "get_scorer", "resolve_config"]
 
 #: The configuration used when none is given, and its normalisation.
-DEFAULT_CONFIG = "meteor-1.5-en"
-DEFAULT_NORMALIZE = "meteor"
+DEFAULT_CONFIG = ENGLISH_DEFAULT
+DEFAULT_NORMALIZE = ENGLISH_DEFAULT_NORMALIZE
 
 _SCORERS: dict[str, Scorer] = {}
 _LOCK = threading.Lock()
@@ -64,22 +67,13 @@ def resolve_config(
 ) -> MeteorConfig:
     """The validated configuration: ``config`` with the given fields overridden.
 
-    With ``config=None`` it is :data:`DEFAULT_CONFIG` normalised with
-    :data:`DEFAULT_NORMALIZE` (unless ``normalize`` says otherwise).
+    With ``config=None`` it is the language's recommended configuration
+    (:func:`meteorx.defaults.configure`): for English (or no language)
+    :data:`DEFAULT_CONFIG` normalised with :data:`DEFAULT_NORMALIZE`, for any other
+    language the ``meteorx`` preset resolved for it.
     """
-    if config is None:
-        config = DEFAULT_CONFIG
-        if normalize is None:
-            normalize = DEFAULT_NORMALIZE
-    cfg = load_config(config)
-    overrides = {
-        "language": language,
-        "normalize": normalize,
-        "alpha": alpha,
-        "beta": beta,
-        "gamma": gamma,
-        "delta": delta,
-    }
+    cfg = configure(config, language=language, normalize=normalize)
+    overrides = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}
     if any(v is not None for v in overrides.values()):
         cfg = cfg.with_overrides(**overrides)
     return cfg

@@ -1,8 +1,14 @@
 """Language codes: one table mapping ISO 639-1 codes to what each language has.
 
-Users type ISO codes (``pt``, ``de``); Meteor 1.5 used its own short names (``cz``, ``se``)
+Users type ISO codes (``pt``, ``de``); Meteor 1.5 used its own short names (``cz``)
 and Snowball uses English names (``portuguese``). Everything that needs a language goes
 through :func:`resolve_language`, so aliases are accepted in one place only.
+
+Every ISO 639-1 code (:mod:`meteorx.iso639`) is a language: those listed in
+``_LANGUAGES`` below have a Snowball stemmer or a Meteor 1.5 name; the others get
+exact matching and a tokenisation fitting their script. A region or script subtag is
+ignored (``pt-BR``, ``zh_Hant``). Meteor 1.5's ``se`` (Swedish) is *not* an alias:
+``se`` is ISO 639-1's Northern Sami; Swedish is ``sv``.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from meteorx.errors import LanguageError
+from meteorx.iso639 import ISO_639_1, SPACELESS
 
 
 @dataclass(frozen=True)
@@ -70,30 +77,34 @@ _LANGUAGES: tuple[Language, ...] = (
     Language("yi", "Yiddish", "yiddish"),
 )
 
-LANGUAGES: dict[str, Language] = {lang.code: lang for lang in _LANGUAGES}
+_DETAILED = {lang.code: lang for lang in _LANGUAGES}
+
+#: Every ISO 639-1 language: the detailed entries above, the others from the ISO table.
+LANGUAGES: dict[str, Language] = {
+    code: _DETAILED.get(code) or Language(code, name, None, spaceless=code in SPACELESS)
+    for code, name in sorted(ISO_639_1.items())
+}
 
 # Meteor 1.5's own codes and common alternative spellings.
-ALIASES: dict[str, str] = {
-    "cz": "cs",
-    "se": "sv",
-    "pt-br": "pt",
-    "pt-pt": "pt",
-    "pt_br": "pt",
-    "pt_pt": "pt",
-}
-for _lang in _LANGUAGES:
+ALIASES: dict[str, str] = {"cz": "cs"}
+for _lang in LANGUAGES.values():
     ALIASES.setdefault(_lang.name.lower(), _lang.code)
 
 
 def resolve_language(code: str) -> Language:
-    """Return the language for an ISO code, a Meteor 1.5 code or an English name.
+    """Return the language for an ISO 639-1 code (with an optional region or script
+    subtag), a Meteor 1.5 code or an English name.
 
-    Raises :class:`LanguageError` listing the known codes when the code is unknown.
+    Raises :class:`LanguageError` when the code is none of those.
     """
     key = code.strip().lower()
     key = ALIASES.get(key, key)
-    try:
-        return LANGUAGES[key]
-    except KeyError:
-        known = " ".join(sorted(LANGUAGES))
-        raise LanguageError(f"unknown language {code!r}; known languages: {known}") from None
+    language = LANGUAGES.get(key)
+    if language is None and len(key) > 2 and key[2:3] in "-_":
+        language = LANGUAGES.get(key[:2])  # pt-br, en_us, zh-hant
+    if language is None:
+        raise LanguageError(
+            f"unknown language {code!r}: not an ISO 639-1 code (two letters, e.g. en, pt, "
+            f"zh, ha), nor a language name; known languages: {' '.join(LANGUAGES)}"
+        )
+    return language

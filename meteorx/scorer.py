@@ -16,11 +16,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from meteorx.config import MeteorConfig, load_config
+from meteorx.config import MeteorConfig
+from meteorx.defaults import configure
 from meteorx.errors import ConfigError, InputError, MeteorxError, ResourceError
 from meteorx.languages import Language, resolve_language
 from meteorx.matchers import KeyMatcher, Matcher
-from meteorx.normalize import build_normalizer
+from meteorx.normalize import build_normalizer, unicode_form
 from meteorx.registry import Registry, get_registry
 from meteorx.scoring import Breakdown, Parameters, compute
 from meteorx.stats import Stats, sum_stats
@@ -91,9 +92,8 @@ class Scorer:
         normalize: str | None = None,
         registry: Registry | None = None,
     ) -> None:
-        cfg = load_config(config)
-        if language is not None or normalize is not None:
-            cfg = cfg.with_overrides(language=language, normalize=normalize)
+        # The language's recommended configuration when none is given (meteorx.defaults).
+        cfg = configure(config, language=language, normalize=normalize)
         self.config = cfg
         self.registry = registry or get_registry()
         if cfg.language is None:
@@ -103,6 +103,7 @@ class Scorer:
             )
         self.language: Language = resolve_language(cfg.language)
         self.normalize_line = build_normalizer(cfg.normalize, self.language, self.registry)
+        self._to_form = unicode_form(cfg.normalize)  # for token lists (lines: normalize_line)
         self.matchers: list[Matcher] = [
             self._build_matcher(i, stage.matcher, stage.options)
             for i, stage in enumerate(cfg.stages)
@@ -206,6 +207,8 @@ class Scorer:
             except UnicodeEncodeError:  # find the token and say where
                 for token in tokens:
                     _check_encodable(token)
+            if self._to_form is not None:
+                tokens = tuple(map(self._to_form, tokens))
         if self.config.normalize.lowercase:
             return tuple(map(str.lower, tokens))
         return tokens

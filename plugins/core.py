@@ -4,6 +4,7 @@ character tokenizers (function-word sources are the ``function_words`` plugin's)
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
@@ -199,9 +200,9 @@ def _whitespace(language: Language) -> Callable[[str], list[str]]:
 
 
 # Scripts written without spaces between words: each character is a token (Han, kana,
-# Thai, Lao, Khmer, Myanmar); other runs of non-space characters stay whole.
+# Thai, Lao, Tibetan, Khmer, Myanmar); other runs of non-space characters stay whole.
 _SPACELESS = (
-    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
+    "\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 )
 _CHAR_TOKEN = re.compile(f"[{_SPACELESS}]|[^\\s{_SPACELESS}]+")
@@ -214,6 +215,42 @@ def _characters(language: Language) -> Callable[[str], list[str]]:
 def _auto(language: Language) -> Callable[[str], list[str]]:
     """Whitespace tokens, or characters for languages written without spaces."""
     return _characters(language) if language.spaceless else str.split
+
+
+def _is_punct(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def _split_punct_token(token: str, out: list[str]) -> None:
+    """Peel a token's leading and trailing punctuation and symbols (Unicode P*, S*),
+    one character each; combining marks (M*) stay with their letters."""
+    start, end = 0, len(token)
+    while start < end and _is_punct(token[start]):
+        start += 1
+    while end > start and _is_punct(token[end - 1]):
+        end -= 1
+    out.extend(token[:start])
+    if start < end:
+        out.append(token[start:end])
+    out.extend(token[end:])
+
+
+def _split_punct(language: Language) -> Callable[[str], list[str]]:
+    """Whitespace tokens with punctuation split off their edges ("casa," -> "casa", ","),
+    inner punctuation kept ("l'homme", "e-mail", "3.5"); characters for languages
+    written without spaces. A script-independent stand-in for Meteor's ``-norm``."""
+    split = _characters(language) if language.spaceless else str.split
+
+    def tokenize(line: str) -> list[str]:
+        out: list[str] = []
+        for token in split(line):
+            if token.isalnum():
+                out.append(token)
+            else:
+                _split_punct_token(token, out)
+        return out
+
+    return tokenize
 
 
 def _jieba(language: Language) -> Callable[[str], list[str]]:
@@ -236,4 +273,5 @@ def meteorx_register_tokenizers(register: Callable[[str, TokenizerFactory], None
     register("auto", _auto)
     register("whitespace", _whitespace)
     register("characters", _characters)
+    register("split-punct", _split_punct)
     register("jieba", _jieba)

@@ -31,8 +31,9 @@ def add_config_args(parser: argparse.ArgumentParser) -> None:
         "--preset",
         "-p",
         metavar="NAME",
-        help="a named configuration (see 'meteorx presets', e.g. li, meteor-1.5-en, "
-        "tuned/de-en); default: meteor-1.5-en",
+        help="a named configuration (see 'meteorx presets', e.g. meteorx, li, "
+        "meteor-1.5-en, tuned/de-en); default: the language's recommended one "
+        "(English: meteor-1.5-en with --norm meteor; others: meteorx)",
     )
     group.add_argument(
         "--config", "-c", metavar="FILE.yaml", help="a YAML configuration (may 'extends' a preset)"
@@ -41,7 +42,9 @@ def add_config_args(parser: argparse.ArgumentParser) -> None:
         "--lang",
         "-l",
         metavar="CODE",
-        help="language (ISO 639-1, e.g. en, pt, de); overrides the config",
+        help="language (any ISO 639-1 code, e.g. en, pt, de, zh, ha); overrides the "
+        "config; without --preset/--config it picks the language's recommended one "
+        "(default: en)",
     )
     parser.add_argument(
         "--norm",
@@ -52,13 +55,16 @@ def add_config_args(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> MeteorConfig:
-    """The configuration named by --preset/--config with --lang/--norm applied."""
-    from meteorx.config import load_config
+    """The configuration named by --preset/--config with --lang/--norm applied; with
+    neither --preset nor --config, the recommended one for --lang (meteorx.defaults)."""
+    from meteorx.defaults import configure
 
-    cfg = load_config(args.config or args.preset)
-    if args.lang is not None or args.norm is not None:
-        cfg = cfg.with_overrides(language=args.lang, normalize=args.norm)
-    return cfg
+    return configure(
+        args.config or args.preset,
+        language=args.lang,
+        normalize=args.norm,
+        hint="pass --lang (e.g. --lang pt)",
+    )
 
 
 def add_input_args(parser: argparse.ArgumentParser, several_hyps: bool = True) -> None:

@@ -63,10 +63,13 @@ def run(args: argparse.Namespace) -> int:
     from meteorx.signature import signature
 
     scorer = Scorer(config_from_args(args))
+    assume_english = args.preset is None and args.config is None and args.lang is None
     if args.stream:
         from meteorx.streaming import check_stream_args, run_score
 
         check_stream_args(args)
+        if assume_english:
+            _warn_if_not_english(_head(args.ref[0] if args.ref else args.hyp[0]))
         return run_score(
             scorer,
             args.hyp[0],
@@ -85,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         args.doc_column,
         args.id_column,
     )
+    if assume_english:
+        _warn_if_not_english([r[0] for r in testset.refs[:_SAMPLE] if r])
     # Scores and statistics only: no alignments to carry between processes.
     results = score_testset(scorer, testset, jobs=args.jobs, quiet=args.quiet, detail=False)
     report = build_report(
@@ -102,3 +107,33 @@ def run(args: argparse.Namespace) -> int:
     add_significance(report, args)
     write_report(report, args)
     return 0
+
+
+#: Lines looked at to guess whether text assumed to be English is English.
+_SAMPLE = 50
+
+
+def _head(path: str) -> list[str]:
+    """The first lines of a file (none for stdin, which must not be consumed here)."""
+    if path == "-":
+        return []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return [line for _, line in zip(range(_SAMPLE), handle, strict=False)]
+    except OSError:
+        return []  # the reader reports it
+
+
+def _warn_if_not_english(lines: list[str]) -> None:
+    """One line on stderr when no language was given and the text is clearly not English."""
+    import sys
+
+    from meteorx.defaults import looks_english
+
+    if not looks_english(lines):
+        print(
+            "meteorx: warning: no --lang given, so English is assumed (meteor-1.5-en), but "
+            "the text does not look English; pass --lang CODE (e.g. --lang pt) for its "
+            "recommended configuration",
+            file=sys.stderr,
+        )

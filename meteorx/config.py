@@ -7,14 +7,28 @@ declared only here, on the model.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from meteorx.errors import ConfigError
+
+#: Numbers in a configuration: ``true`` is not 1.0, and ``.inf``/``.nan`` are refused
+#: (they would reach the JSON output as bare ``Infinity``).
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+#: Counts handed to the compiled aligners, which hold them in C ints.
+Count = Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)]
+Flag = Annotated[bool, Field(strict=True)]
+
+#: Limits on what a configuration may ask of the loader (see _read_yaml and _load_raw).
+MAX_YAML_NODES = 100_000
+MAX_EXTENDS_DEPTH = 32
+#: Quoted input is cut to this many characters in error messages.
+QUOTE_LIMIT = 80
 
 NORMALIZE_SHORTHANDS: dict[str, dict[str, Any]] = {
     "none": {"tokenizer": "auto", "lowercase": False, "punctuation": "keep"},
@@ -22,6 +36,25 @@ NORMALIZE_SHORTHANDS: dict[str, dict[str, Any]] = {
     "meteor": {"tokenizer": "meteor", "lowercase": True, "punctuation": "keep"},
     "meteor-nopunct": {"tokenizer": "meteor-nopunct", "lowercase": True, "punctuation": "keep"},
 }
+
+
+def expand_normalize(value: Any) -> Any:
+    """A ``normalize`` shorthand as the mapping it stands for (other values as given)."""
+    if isinstance(value, str):
+        try:
+            return dict(NORMALIZE_SHORTHANDS[value])
+        except KeyError:
+            known = ", ".join(NORMALIZE_SHORTHANDS)
+            raise ValueError(f"unknown normalisation {quote(value)}; use one of: {known}") from None
+    return value
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so that no message grows with its input."""
+    if isinstance(value, (dict, list, tuple, set)) and len(value) > limit:
+        return f"<{type(value).__name__} of {len(value)} items>"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 class _Strict(BaseModel):
@@ -37,25 +70,28 @@ class NormalizeConfig(_Strict):
         description="tokenizer plugin name; 'auto' = whitespace, or characters for "
         "languages written without spaces (zh, ja, th)",
     )
-    lowercase: bool = False
+    lowercase: Flag = False
     punctuation: Literal["keep", "drop"] = "keep"
+    unicode: Literal["nfc", "nfkc", "none"] = Field(
+        "nfc",
+        description="Unicode normal form applied to the text before tokenising, so that "
+        "composed and decomposed spellings (café) match: nfc, nfkc (also folds "
+        "compatibility forms: ligatures, full-width letters) or none (the text as given, "
+        "as the Meteor 1.5 jar and NLTK read it)",
+    )
 
     @model_validator(mode="before")
     @classmethod
     def _expand_shorthand(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            try:
-                return NORMALIZE_SHORTHANDS[value]
-            except KeyError:
-                known = ", ".join(NORMALIZE_SHORTHANDS)
-                raise ValueError(f"unknown normalisation {value!r}; use one of: {known}") from None
-        return value
+        return expand_normalize(value)
 
     @property
     def shorthand(self) -> str:
-        """The shorthand naming this setting, or a ``tokenizer+lc+punct`` description."""
+        """The shorthand naming this setting, or a ``tokenizer+lc+punct`` description
+        (the Unicode form is not part of it; the signature names it separately)."""
+        own = self.model_dump(exclude={"unicode"})
         for name, fields in NORMALIZE_SHORTHANDS.items():
-            if self.model_dump() == fields:
+            if own == fields:
                 return name
         lc = "lc" if self.lowercase else "cased"
         return f"{self.tokenizer}+{lc}+{self.punctuation}punct"
@@ -71,7 +107,7 @@ class StageConfig(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     matcher: str
-    weight: float = Field(1.0, ge=0.0, le=1.0)
+    weight: Number = Field(1.0, ge=0.0, le=1.0)
     name: str | None = Field(None, description="stage name; defaults to the matcher name")
 
     @property
@@ -87,10 +123,9 @@ class AlignerConfig(_Strict):
     """Which alignment search resolves the candidate matches, and its limits."""
 
     name: str = Field("optimal", description="aligner plugin name: optimal, meteor-1.5, nltk")
-    beam_size: int = Field(40, ge=1, description="beam width (meteor-1.5 aligner)")
-    max_states: int = Field(
+    beam_size: Count = Field(40, description="beam width (meteor-1.5 aligner)")
+    max_states: Count = Field(
         20000,
-        ge=1,
         description="optimal aligner: search states before falling back to a greedy search",
     )
 
@@ -107,16 +142,16 @@ class MeteorConfig(_Strict):
     language: str | None = Field(None, description="ISO 639-1 code, e.g. en, pt, de")
     normalize: NormalizeConfig = NormalizeConfig()
     stages: tuple[StageConfig, ...]
-    alpha: float = Field(0.9, ge=0.0, le=1.0, description="precision/recall balance")
-    beta: float = Field(3.0, ge=0.0, description="fragmentation penalty shape")
-    gamma: float = Field(0.5, ge=0.0, le=1.0, description="maximum fragmentation penalty")
-    delta: float = Field(0.5, ge=0.0, le=1.0, description="content vs function word weight")
+    alpha: Number = Field(0.9, ge=0.0, le=1.0, description="precision/recall balance")
+    beta: Number = Field(3.0, ge=0.0, description="fragmentation penalty shape")
+    gamma: Number = Field(0.5, ge=0.0, le=1.0, description="maximum fragmentation penalty")
+    delta: Number = Field(0.5, ge=0.0, le=1.0, description="content vs function word weight")
     function_words: str = Field(
         "none",
         description="function-word list: none, builtin, meteor-1.5 (from the installed jar), "
         "stop-words or stopwords-iso (those packages' lists) or a file path",
     )
-    perfect_match_rule: bool = Field(
+    perfect_match_rule: Flag = Field(
         True, description="Meteor 1.5: a fully matched single chunk has no fragmentation penalty"
     )
     fmean: Literal["harmonic", "nltk"] = Field(
@@ -151,7 +186,7 @@ class MeteorConfig(_Strict):
         """Return a validated copy with some top-level fields replaced (None = keep)."""
         data = self.model_dump(exclude_none=False)
         data["stages"] = [s.model_dump(exclude_none=True) for s in self.stages]
-        data.update({k: v for k, v in overrides.items() if v is not None})
+        data = _merge(data, {k: v for k, v in overrides.items() if v is not None})
         return validate_config(data, source="command-line overrides")
 
 
@@ -162,22 +197,33 @@ _RANGES = {
     "gamma": "0 <= gamma <= 1",
     "delta": "0 <= delta <= 1",
     "weight": "0 <= weight <= 1",
-    "beam_size": "beam_size >= 1",
-    "max_states": "max_states >= 1",
+    "beam_size": "1 <= beam_size <= 2147483647",
+    "max_states": "1 <= max_states <= 2147483647",
 }
+
+
+#: At most this many problems are listed in one message.
+_MAX_PROBLEMS = 5
+
+
+def _cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def _format_validation_error(error: ValidationError, source: str) -> str:
     parts = []
-    for item in error.errors():
-        loc = ".".join(str(p) for p in item["loc"]) or "(top level)"
-        msg = item["msg"].removeprefix("Value error, ")
+    problems = error.errors()
+    for item in problems[:_MAX_PROBLEMS]:
+        loc = ".".join(_cut(str(p)) for p in item["loc"]) or "(top level)"
+        msg = _cut(item["msg"].removeprefix("Value error, "), 4 * QUOTE_LIMIT)
         if item["type"] == "extra_forbidden":
             msg = "unknown key (check the spelling)"
         field = str(item["loc"][-1]) if item["loc"] else ""
         if field in _RANGES and item["type"] != "extra_forbidden":
-            msg += f" (allowed: {_RANGES[field]}; got {item.get('input')!r})"
+            msg += f" (allowed: {_RANGES[field]}; got {quote(item.get('input'))})"
         parts.append(f"{loc}: {msg}")
+    if len(problems) > _MAX_PROBLEMS:
+        parts.append(f"and {len(problems) - _MAX_PROBLEMS} more")
     return f"invalid configuration in {source}: " + "; ".join(parts)
 
 
@@ -195,14 +241,73 @@ def preset_names() -> list[str]:
     return sorted(p.name.removesuffix(".yaml") for p in files.iterdir() if p.name.endswith(".yaml"))
 
 
+class _ConfigLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses duplicate keys and documents that anchors and
+    aliases expand past ``MAX_YAML_NODES`` nodes (a few hundred bytes can otherwise
+    stand for billions of nodes)."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        if _expanded_size(node) > MAX_YAML_NODES:
+            raise ConfigError(
+                f"more than {MAX_YAML_NODES:,} values once its aliases (*name) are expanded"
+            )
+        return super().construct_document(node)
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], int] = {}
+            for key, _ in node.value:
+                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                    continue
+                line = key.start_mark.line + 1
+                first = seen.setdefault((key.tag, key.value), line)
+                if first != line:
+                    raise ConfigError(
+                        f"duplicate key {quote(key.value)} (line {line}; first on line {first})"
+                    )
+        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """Nodes of the document with every alias expanded (a node counts at each use);
+    a recursive alias counts as too many. Iterative: nesting depth costs no stack."""
+    size: dict[int, int] = {}
+    open_nodes: set[int] = set()  # entered, not left: the ancestors of the next node
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, leaving = stack.pop()
+        children = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+            if isinstance(node, yaml.SequenceNode)
+            else []
+        )
+        if leaving:
+            open_nodes.discard(id(node))
+            size[id(node)] = min(1 + sum(size[id(c)] for c in children), MAX_YAML_NODES + 1)
+        elif id(node) in open_nodes:
+            return MAX_YAML_NODES + 1
+        elif id(node) not in size:
+            open_nodes.add(id(node))
+            stack.append((node, True))
+            stack.extend((c, False) for c in children)
+    return size[id(root)]
+
+
 def _read_yaml(text: str, source: str) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_ConfigLoader)  # a SafeLoader
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(error, "problem", None) or str(error)
+        # ``problem`` only: str(error) quotes the offending line
+        problem = _cut(getattr(error, "problem", None) or type(error).__name__)
         raise ConfigError(f"invalid YAML in {source}{where}: {problem}") from None
+    except ConfigError as error:
+        raise ConfigError(f"invalid YAML in {source}: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"invalid YAML in {source}: nested too deeply") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -218,21 +323,73 @@ def _preset_text(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+_PRESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}(/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?")
+
+
+def _is_preset(name: str) -> bool:
+    """Whether ``name`` names a shipped preset (``li``, ``tuned/de-en``); never a path
+    outside the presets' folder."""
+    if not _PRESET_NAME.fullmatch(name) or ".." in name:
+        return False
+    return resources.files("meteorx.configs").joinpath(f"{name}.yaml").is_file()
+
+
+def _read_config_file(path: Path, source: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"configuration file not found: {source}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{source} is not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise ConfigError(f"cannot read {source}: {error.strerror or error}") from None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte...
+        return False
+
+
 def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[str, Any]:
-    """Load a preset name or a YAML file, resolving ``extends`` chains."""
+    """Load a preset name or a YAML file, resolving ``extends`` chains.
+
+    Files are read only when their name ends in ``.yaml`` or ``.yml``: error messages
+    quote a configuration's keys, and must never quote another file's content. A chain
+    is at most ``MAX_EXTENDS_DEPTH`` files; a loop is found by resolved path.
+    """
+    if len(seen) >= MAX_EXTENDS_DEPTH:
+        raise ConfigError(
+            f"'extends' chain longer than {MAX_EXTENDS_DEPTH} configurations, from {seen[0]}"
+        )
     path = Path(ref) if base_dir is None else base_dir / ref
-    if ref.endswith((".yaml", ".yml")) or path.is_file():
-        if not path.is_file():
-            raise ConfigError(f"configuration file not found: {path}")
-        source = str(path)
-        text = path.read_text(encoding="utf-8")
+    if ref.endswith((".yaml", ".yml")):
+        source = _cut(str(path))
+        try:
+            key = str(path.resolve())
+        except (OSError, RuntimeError, ValueError) as error:
+            raise ConfigError(f"cannot resolve configuration path {source}: {error}") from None
+        if key in seen:
+            raise ConfigError(f"'extends' loop: {' -> '.join(_cut(s) for s in (*seen, key))}")
+        text = _read_config_file(path, source)
         next_dir: Path | None = path.parent
     else:
-        source = f"preset {ref!r}"
+        source = f"preset {quote(ref)}"
+        key = f"preset:{ref}"
+        if key in seen:
+            raise ConfigError(f"'extends' loop: {' -> '.join(_cut(s) for s in (*seen, key))}")
+        if not _is_preset(ref):
+            if _is_file(path):
+                raise ConfigError(
+                    f"{_cut(str(path))} is not a configuration file: "
+                    "their names end in .yaml or .yml"
+                )
+            raise ConfigError(
+                f"unknown preset {quote(ref)}; known presets: {', '.join(preset_names())}"
+            )
         text = _preset_text(ref)
         next_dir = None
-    if source in seen:
-        raise ConfigError(f"'extends' loop: {' -> '.join((*seen, source))}")
     data = _read_yaml(text, source)
     parent = data.pop("extends", None)
     if parent is None:
@@ -240,19 +397,33 @@ def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[st
         return data
     if not isinstance(parent, str):
         raise ConfigError(f"{source}: 'extends' must be a preset name or a file path")
-    base = _load_raw(parent, next_dir, (*seen, source))
+    base = _load_raw(parent, next_dir, (*seen, key))
     merged = _merge(base, data)
     if "name" not in data:
         merged["name"] = f"{base.get('name', parent)}+{Path(ref).stem}"
     return merged
 
 
+def _normalize_fields(value: Any) -> Any:
+    """A known ``normalize`` shorthand as its fields; anything else as it is."""
+    if isinstance(value, str) and value in NORMALIZE_SHORTHANDS:
+        return dict(NORMALIZE_SHORTHANDS[value])
+    return value
+
+
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """Override top-level keys; nested mappings (normalize, aligner) merge one level deep."""
+    """Override top-level keys; nested mappings (normalize, aligner) merge one level deep.
+
+    A ``normalize`` shorthand stands for its fields, so ``normalize: lower`` over a
+    preset keeps the preset's Unicode form.
+    """
     merged = dict(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = {**merged[key], **value}
+        current = merged.get(key)
+        if key == "normalize" and isinstance(current, (str, dict)):
+            value, current = _normalize_fields(value), _normalize_fields(current)
+        if isinstance(value, dict) and isinstance(current, dict):
+            merged[key] = {**current, **value}
         else:
             merged[key] = value
     return merged
@@ -271,8 +442,10 @@ def load_config(ref: str | Path | MeteorConfig | dict[str, Any] | None = None) -
         data = dict(ref)
         parent = data.pop("extends", None)
         if parent is not None:
+            if not isinstance(parent, (str, Path)):
+                raise ConfigError("'extends' must be a preset name or a file path")
             data = _merge(_load_raw(str(parent), None, ()), data)
         return validate_config(data, source="the configuration dict")
     text_ref = str(ref)
     data = _load_raw(text_ref, None, ())
-    return validate_config(data, source=text_ref)
+    return validate_config(data, source=_cut(text_ref))

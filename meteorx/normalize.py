@@ -1,7 +1,8 @@
 """Text normalisation: raw line -> tokens, as the configuration says.
 
 The tokenizer itself is a plugin (``whitespace``, ``meteor``, language-specific ones);
-lowercasing and punctuation removal are applied here, the same way for all of them.
+Unicode normalisation (before it), lowercasing and punctuation removal (after it) are
+applied here, the same way for all of them.
 """
 
 from __future__ import annotations
@@ -21,18 +22,38 @@ def is_punctuation(token: str) -> bool:
     return all(unicodedata.category(ch)[0] in "PS" for ch in token)
 
 
+def unicode_form(config: NormalizeConfig) -> Callable[[str], str] | None:
+    """The configured Unicode normalisation of a string, or None for ``unicode: none``.
+
+    ASCII text is its own normal form in every form, so it is returned untouched.
+    """
+    if config.unicode == "none":
+        return None
+    form = config.unicode.upper()
+    normalize = unicodedata.normalize
+
+    def to_form(text: str) -> str:
+        return text if text.isascii() else normalize(form, text)
+
+    return to_form
+
+
 def build_normalizer(
     config: NormalizeConfig, language: Language, registry: Registry
 ) -> Callable[[str], list[str]]:
     """A function turning one line of text into the tokens METEOR compares."""
-    tokenize = registry.tokenizer(config.tokenizer)(language)
+    tokenizer = registry.tokenizer(config.tokenizer)(language)
+    to_form = unicode_form(config)
+    tokenize = tokenizer if to_form is None else lambda line: tokenizer(to_form(line))
     # A tokenizer that lowercases itself (Meteor's -norm) needs no second pass.
-    lowercase = config.lowercase and not getattr(tokenize, "lowercased", False)
+    lowercase = config.lowercase and not getattr(tokenizer, "lowercased", False)
     drop_punct = config.punctuation == "drop"
     if not lowercase and not drop_punct:
         return tokenize
-    if tokenize is str.split and not drop_punct:
-        return lambda line: line.lower().split()
+    if tokenizer is str.split and not drop_punct:
+        if to_form is None:
+            return lambda line: line.lower().split()
+        return lambda line: to_form(line).lower().split()
 
     def normalize(line: str) -> list[str]:
         tokens = tokenize(line)

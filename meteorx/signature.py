@@ -36,6 +36,7 @@ def signature(scorer: Scorer, refs: int | None = None) -> str:
         f"preset:{cfg.name}",
         f"lang:{scorer.language.code}",
         f"norm:{cfg.normalize.shorthand}",
+        f"unicode:{cfg.normalize.unicode}",
         f"stages:{stages}",
         f"a:{_num(cfg.alpha)}",
         f"b:{_num(cfg.beta)}",

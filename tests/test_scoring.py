@@ -147,7 +147,7 @@ def test_signature_names_every_setting() -> None:
     scorer = Scorer("li", language="pt", normalize="lower")
     result = scorer.corpus(["o gato"], ["o gato"])
     assert result.signature == (
-        "meteorx|preset:li|lang:pt|norm:lower|"
+        "meteorx|preset:li|lang:pt|norm:lower|unicode:nfc|"
         "stages:exact=exact.v1:1,stem=stem.v1(snowball-portuguese):0.5|"
         "a:0.75|b:1.4|g:0.7|d:0.5|fw:none|align:meteor-1.5(beam=40)|perfect:yes|"
         f"version:{meteorx.__version__}"

@@ -25,13 +25,12 @@ CASES = {
         {
             "extends": "meteor-1.5-en",
             "normalize": "lower",
-            "function_words": "meteor-1.5",
             "stages": [{"matcher": "exact", "weight": 1.0}, {"matcher": "stem", "weight": 0.6}],
         },
     ),
     "li": (
         ["-l", "en", "-t", "li", "-lower", "-m", "exact stem"],
-        {"extends": "li", "language": "en", "normalize": "lower", "function_words": "meteor-1.5"},
+        {"extends": "li", "language": "en", "normalize": "lower"},
     ),
 }
 

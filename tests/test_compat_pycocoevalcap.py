@@ -19,6 +19,7 @@ import pytest
 from meteorx.compat.pycocoevalcap import CompatInputError, Meteor
 from meteorx.errors import InputError, MeteorxError
 from meteorx.registry import get_registry
+from tests.conftest import require_full_english
 from tests.oracle import jar
 
 N_ITEMS = 600
@@ -57,6 +58,7 @@ def meteor() -> Meteor:
     reason = _missing_plugins()
     if reason:
         pytest.skip(reason)
+    require_full_english()
     return Meteor()
 
 

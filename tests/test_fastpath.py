@@ -106,6 +106,7 @@ def test_builtin_overrides_equal_the_definition(name: str, hyp: list[str], ref: 
     assert [tuple(s) for s in fast] == [tuple(s) for s in plain]
 
 
+@pytest.mark.wordnet  # meteor-2005 has a synonym stage
 def test_many_repeats_keep_the_nearest_links() -> None:
     """Past MAX_LINKS_PER_WORD identical words, both paths keep the same nearest ones."""
     hyp = ["x"] * 130 + ["y"] * 3
@@ -116,6 +117,7 @@ def test_many_repeats_keep_the_nearest_links() -> None:
         same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
+@pytest.mark.wordnet  # meteor-2005 has a synonym stage
 @given(hyp=SENTENCES, ref=SENTENCES)
 @settings(max_examples=200, deadline=None)
 def test_scores_equal_the_general_path(hyp: list[str], ref: list[str]) -> None:

@@ -590,6 +590,7 @@ def test_clear_caches_empties_the_memos() -> None:
     assert stem("running") == "run" and compat.porter_stem_function() == stem
 
 
+@pytest.mark.wordnet
 def test_compiled_greedy_links_equals_its_source() -> None:
     """``meteorx.compat._greedy`` compiled (when built) gives what its plain-Python
     source gives, link for link, with and without the synonym prefilter."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+import warnings
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meteorx.align.ilp import solve_ilp
 from meteorx.align.optimal import OptimalAligner
+from meteorx.errors import MeteorxWarning
 from meteorx.types import Match, count_chunks
 
 WEIGHTS = [1_000_000, 600_000]
@@ -76,3 +80,26 @@ def test_dp_and_ilp_agree(problem: tuple[list[Match], int, int]) -> None:
     chosen = solve_ilp(candidates, hyp_len, ref_len, WEIGHTS)
     assert chosen is not None
     assert objective(list(dp.matches)) == objective(chosen)
+
+
+def test_without_scipy_the_fallback_warns_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SciPy is optional (the ``ilp`` extra): without it, the aligner keeps its greedy
+    result for inputs past the state bound, says so once, and marks it non-optimal."""
+    from meteorx.align import ilp
+
+    for name in ("scipy", "scipy.optimize", "scipy.sparse"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails as if not installed
+    ilp._warn_no_scipy.cache_clear()
+    candidates = [Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)]
+    with pytest.warns(MeteorxWarning, match=r'pip install "meteorx\[ilp\]"'):
+        assert solve_ilp(candidates, 2, 1, WEIGHTS) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert solve_ilp(candidates, 2, 1, WEIGHTS) is None  # warned once per process
+    # Past the bound, the aligner's answer is the greedy one, flagged.
+    repeats = [Match(j, 1, i, 1, 0) for i in range(40) for j in range(40)]
+    result = OptimalAligner(max_states=10).align(repeats, 40, 40, [1.0])
+    assert result.optimal is False and len(result.matches) == 40
+    ilp._warn_no_scipy.cache_clear()

@@ -3,7 +3,8 @@
 The optimal aligner's dynamic programme is exact but its state space grows with the
 number of interchangeable candidates (sentences with many repeats of "the", "of", ",").
 Past its state bound it hands the problem here: the same lexicographic objective,
-solved exactly with the HiGHS mixed-integer solver (via SciPy) in three steps —
+solved exactly with the HiGHS mixed-integer solver (via SciPy, the optional ``ilp``
+extra: without it these inputs keep the greedy result, with a warning) in three steps —
 maximise coverage; then, with coverage fixed at its optimum, minimise chunks; then,
 with both fixed, minimise distance.
 
@@ -16,18 +17,36 @@ Each chosen link has at most one chosen predecessor, so chunks = sum(x) - sum(y)
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
+from functools import cache
 
+from meteorx.errors import MeteorxWarning
 from meteorx.types import Match
 
 # Above this many candidates the exact solver is not attempted (the caller falls back).
 MAX_ILP_CANDIDATES = 4000
 
+INSTALL_HINT = 'pip install "meteorx[ilp]"'
+
+
+@cache
+def _warn_no_scipy() -> None:
+    """Once per process: the exact fallback needs SciPy, an optional dependency (it is
+    large, ~100 MB, and only pathological inputs reach this fallback)."""
+    warnings.warn(
+        "the optimal aligner's search reached its state bound and its exact fallback "
+        f"needs SciPy ({INSTALL_HINT}); such alignments are greedy, marked optimal=False",
+        MeteorxWarning,
+        stacklevel=4,
+    )
+
 
 def solve_ilp(
     candidates: Sequence[Match], hyp_len: int, ref_len: int, weights: Sequence[int]
 ) -> list[Match] | None:
-    """The optimal set of matches, or None if SciPy is missing or the problem too big."""
+    """The optimal set of matches, or None if SciPy is missing (warned once) or the
+    problem too big."""
     n = len(candidates)
     if n == 0:
         return []
@@ -37,7 +56,8 @@ def solve_ilp(
         import numpy as np
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import coo_matrix
-    except ImportError:  # pragma: no cover - SciPy is a dependency
+    except ImportError:
+        _warn_no_scipy()
         return None
 
     by_ref_start: dict[tuple[int, int], list[int]] = {}

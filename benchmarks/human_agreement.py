@@ -1,0 +1,863 @@
+#!/usr/bin/env python3
+"""Agreement with human judgments on every development set, held out where tuned.
+
+For each development set with human judgments (see ``benchmarks/_agreement_data.py``
+for the sets and the measures) this prints, side by side from one run:
+
+* the segment-level τ (WMT's DARR convention for DA; Kendall over pairs of systems'
+  translations of one segment for MQM and error counts; τ-b over segments for the
+  one-system MAIA set) with the number of pairs, and the system-level Pearson r where
+  a set has at least three systems, with the number of systems;
+* the anchors: sentence chrF and BLEU (sacreBLEU), NLTK's meteor (on sacreBLEU 13a
+  tokens), and the Meteor 1.5 jar in its best mode for the language (``-l en -norm``;
+  ``-l de -norm -m "exact stem"``, the jar has no German paraphrase table here;
+  ``-l pt -lower`` on 13a tokens, the jar has no Portuguese ``-norm``);
+* meteorx configurations given with ``--config`` (presets or YAML files, ``NAME@NORM``
+  overrides the normalisation, ``{lang}`` stands for the set's target language);
+  configurations without a language take the set's; those for another language skip
+  the set;
+* with ``--mechanisms``, the candidate mechanisms of the language-independent
+  METEOR, computed from one alignment per set: word or character precision and
+  recall (Meteor 1.5's ``-ch``: P and R over the characters of the matched words,
+  alignment and fragmentation at word level), with and without a ``fuzzy`` stage
+  (``plugins/fuzzy.py``: different words linked by character similarity, each link
+  weighted by that similarity). Their α β γ δ and stage weights are either the
+  language-independent Meteor 1.5 defaults (``li``) or tuned **jointly over the other
+  sets**: leave-one-set-out (``lo-set``) and leave-one-language-out (``lo-lang``,
+  tuned on sets with other target languages only). Numbers tuned on all sets are
+  printed only with ``--in-sample``, and labelled so.
+
+Everything expensive is cached under ``$METEORX_AGREEMENT_CACHE`` (default
+``~/.cache/meteorx-agreement``): anchor scores, meteorx scores and the per-segment
+alignment counts (jar runs also go through the oracle's own cache). A rerun with a
+warm cache takes seconds.
+
+    nice -n 10 python benchmarks/human_agreement.py --mechanisms [--sets de-en,ja-en]
+        [--config li@meteor --config pt] [--skip jar,nltk] [--json OUT.json]
+        [--write-configs DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks import _agreement_data as D  # noqa: E402
+
+FloatArray = D.FloatArray
+CACHE = Path(
+    os.environ.get("METEORX_AGREEMENT_CACHE", Path.home() / ".cache" / "meteorx-agreement")
+)
+ALL_SETS = tuple(D.LOADERS)
+
+#: The anchors in wmt21-dev/README.md: (seg τ, seg r, sys r); None where not given.
+README_ANCHORS: dict[str, dict[str, tuple[float | None, float | None, float | None]]] = {
+    "de-en": {
+        "jar": (0.015, 0.233, 0.389),
+        "nltk": (-0.014, 0.201, 0.417),
+        "BLEU": (-0.005, 0.210, 0.166),
+        "chrF": (0.069, 0.235, 0.353),
+    },
+    "ja-en": {
+        "jar": (0.094, 0.272, 0.806),
+        "nltk": (0.080, 0.263, 0.827),
+        "BLEU": (0.071, 0.214, 0.807),
+        "chrF": (0.119, 0.280, 0.832),
+    },
+    "en-de": {
+        "jar": (None, None, 0.512),
+        "nltk": (None, None, 0.425),
+        "BLEU": (None, None, 0.493),
+        "chrF": (None, None, 0.536),
+    },
+}
+#: mqm20/README.md: chrF τ-b over all items pooled, and system r.
+MQM20_CHRF = {"ted-en-de": (0.1468, 0.5623), "ted-zh-en": (0.1246, 0.3401)}
+
+
+# -- scores and their cache ---------------------------------------------------------------
+
+
+@dataclass
+class Scores:
+    """A metric's scores on one set: per (system, segment), and per system."""
+
+    seg: FloatArray  # (systems, segments)
+    sys: FloatArray  # (systems,)
+
+
+def _data_digest(data: D.DevSet) -> str:
+    h = hashlib.sha256()
+    for line in data.refs:
+        h.update(line.encode("utf-8", "surrogatepass") + b"\n")
+    for name, lines in zip(data.systems, data.hyps, strict=True):
+        h.update(b"\0" + name.encode() + b"\0")
+        for line in lines:
+            h.update(line.encode("utf-8", "surrogatepass") + b"\n")
+    return h.hexdigest()[:16]
+
+
+_DIGESTS: dict[int, str] = {}
+
+
+def _cache_file(data: D.DevSet, kind: str, material: Any) -> Path:
+    digest = _DIGESTS.get(id(data))
+    if digest is None:
+        digest = _DIGESTS[id(data)] = _data_digest(data)
+    key = hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:20]
+    return CACHE / kind / f"{data.folder.replace('/', '_')}-{digest}-{key}.npz"
+
+
+def cached_scores(
+    data: D.DevSet, material: Any, compute: Callable[[], Scores], use_cache: bool = True
+) -> Scores:
+    path = _cache_file(data, "scores", material)
+    if use_cache and path.is_file():
+        with np.load(path) as saved:
+            return Scores(saved["seg"], saved["sys"])
+    result = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
+        np.savez(tmp, seg=result.seg, sys=result.sys)
+    os.replace(tmp.name, path)
+    return result
+
+
+class Skip(Exception):
+    """A metric that cannot run here (the message says why)."""
+
+
+# -- anchors ------------------------------------------------------------------------------
+
+
+def _tok13a() -> Callable[[str], str]:
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    tokenizer: Callable[[str], str] = Tokenizer13a()  # type: ignore[no-untyped-call]
+    return tokenizer
+
+
+def chrf(data: D.DevSet) -> Scores:
+    import sacrebleu
+
+    seg = [[sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hyps, data.refs, strict=True)]
+           for hyps in data.hyps]  # fmt: skip
+    sys_ = [sacrebleu.corpus_chrf(hyps, [data.refs]).score for hyps in data.hyps]
+    return Scores(np.asarray(seg, dtype=np.float64), np.asarray(sys_, dtype=np.float64))
+
+
+def bleu(data: D.DevSet) -> Scores:
+    import sacrebleu
+
+    seg = [[sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, data.refs, strict=True)]
+           for hyps in data.hyps]  # fmt: skip
+    sys_ = [sacrebleu.corpus_bleu(hyps, [data.refs]).score for hyps in data.hyps]
+    return Scores(np.asarray(seg, dtype=np.float64), np.asarray(sys_, dtype=np.float64))
+
+
+def nltk_meteor(data: D.DevSet) -> Scores:
+    """NLTK's meteor_score on 13a tokens; NLTK has no corpus score: the mean."""
+    try:
+        from nltk.corpus import wordnet
+        from nltk.translate.meteor_score import meteor_score
+    except ImportError as error:
+        raise Skip(f"NLTK is not installed ({error})") from None
+    try:
+        wordnet.ensure_loaded()
+    except LookupError:
+        try:
+            from meteorx.compat.nltk import build_nltk_data
+
+            build_nltk_data()
+            wordnet.ensure_loaded()
+        except Exception as error:
+            raise Skip(f"no WordNet for NLTK: {type(error).__name__}: {error}") from None
+    tok = _tok13a()
+    refs = [tok(r).split() for r in data.refs]
+    seg = np.asarray(
+        [
+            [meteor_score([r], tok(h).split()) for h, r in zip(hyps, refs, strict=True)]
+            for hyps in data.hyps
+        ],
+        dtype=np.float64,
+    )
+    return Scores(seg, seg.mean(axis=1))
+
+
+def jar_mode(target: str) -> tuple[list[str], bool]:
+    """The jar's arguments for a target language, and whether to 13a-tokenise first."""
+    if target == "en":
+        return ["-l", "en", "-norm"], False
+    if target in ("de", "fr", "es", "cz", "ru"):
+        return ["-l", target, "-norm", "-m", "exact stem"], False
+    return ["-l", target, "-lower"], True
+
+
+def jar(data: D.DevSet) -> Scores:
+    from tests.oracle import jar as oracle
+
+    reason = oracle.unavailable_reason()
+    if reason:
+        raise Skip(reason)
+    args, tokenize = jar_mode(data.target)
+    tok = _tok13a() if tokenize else (lambda s: s)
+
+    def clean(line: str) -> str:  # Java splits lines on \r too
+        return tok(line.replace("\r", " "))
+
+    seg: list[list[float]] = []
+    sys_: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        ref_path = Path(tmp) / "ref.txt"
+        ref_path.write_text("\n".join(map(clean, data.refs)) + "\n", encoding="utf-8")
+        for system, hyps in zip(data.systems, data.hyps, strict=True):
+            hyp_path = Path(tmp) / "hyp.txt"
+            hyp_path.write_text("\n".join(map(clean, hyps)) + "\n", encoding="utf-8")
+            result = oracle.run_jar(hyp_path, ref_path, args)
+            if len(result.segment_scores) != len(hyps):
+                raise Skip(f"the jar gave {len(result.segment_scores)} scores for {system}")
+            seg.append(list(result.segment_scores))
+            sys_.append(result.system_score)
+    return Scores(np.asarray(seg, dtype=np.float64), np.asarray(sys_, dtype=np.float64))
+
+
+ANCHORS: dict[str, Callable[[D.DevSet], Scores]] = {
+    "chrF": chrf,
+    "BLEU": bleu,
+    "nltk": nltk_meteor,
+    "jar": jar,
+}
+ANCHOR_VERSIONS = {"chrF": "sacrebleu-chrf-1", "BLEU": "sacrebleu-bleu-1", "nltk": "nltk-13a-1"}
+
+
+def anchor_scores(name: str, data: D.DevSet) -> Scores:
+    version: Any = ANCHOR_VERSIONS.get(name)
+    if name == "jar":
+        version = ["jar-1", *jar_mode(data.target)[0]]
+    return cached_scores(data, ["anchor", name, version], lambda: ANCHORS[name](data))
+
+
+# -- meteorx configurations ---------------------------------------------------------------
+
+
+def _registry() -> Any:
+    """The installed plugins' registry plus the ``fuzzy`` matcher of plugins/fuzzy.py
+    (not registered through an entry point yet)."""
+    from meteorx.registry import get_registry
+    from meteorx_plugins.fuzzy import FuzzyMatcher
+
+    base = get_registry()
+    if "fuzzy" in base.matchers:
+        return base
+    return dataclasses.replace(base, matchers={**base.matchers, "fuzzy": FuzzyMatcher})
+
+
+def _config_spec(spec: str, target: str) -> tuple[str, str | None]:
+    name, _, norm = spec.replace("{lang}", target).partition("@")
+    return name, norm or None
+
+
+def meteorx_scores(spec: str, data: D.DevSet, timing: dict[str, list[float]]) -> Scores:
+    from meteorx.config import load_config
+    from meteorx.errors import MeteorxError
+    from meteorx.scorer import Scorer, paused_gc
+
+    name, norm = _config_spec(spec, data.target)
+    try:
+        config = load_config(name)
+        normalize: Any = normalize_for(data.target) if norm == "auto" else norm
+        if config.language is not None and config.language != data.target:
+            raise Skip(f"configuration for {config.language}, the set's target is {data.target}")
+        config = config.with_overrides(
+            language=None if config.language else data.target, normalize=normalize
+        )
+        scorer = Scorer(config, registry=_registry())
+    except MeteorxError as error:
+        raise Skip(f"{type(error).__name__}: {error}") from None
+    material = ["meteorx", name, norm, scorer.config.model_dump(mode="json")]
+    if name.endswith((".yaml", ".yml")):
+        material.append(Path(name).read_text(encoding="utf-8"))
+
+    def compute() -> Scores:
+        seg: list[list[float]] = []
+        sys_: list[float] = []
+        start = time.perf_counter()
+        with paused_gc():
+            for hyps in data.hyps:
+                results = [scorer.segment(h, r) for h, r in zip(hyps, data.refs, strict=True)]
+                seg.append([r.score for r in results])
+                sys_.append(scorer.combine(results).score)
+        spent = time.perf_counter() - start
+        timing.setdefault(spec, [0.0, 0.0])
+        timing[spec][0] += spent
+        timing[spec][1] += data.n_segments * len(data.hyps)
+        return Scores(np.asarray(seg, dtype=np.float64), np.asarray(sys_, dtype=np.float64))
+
+    return cached_scores(data, material, compute)
+
+
+# -- mechanisms: per-segment counts from one alignment ------------------------------------
+
+#: Columns of the count array (per system and segment); stage blocks follow.
+BASE = ("hyp_w", "ref_w", "hyp_fw_w", "ref_fw_w", "hyp_c", "ref_c", "hyp_fw_c", "ref_fw_c",
+        "chunks", "hyp_mw", "ref_mw")  # fmt: skip
+#: Per stage: matched content / function words of each side, in words and characters,
+#: plain and weighted by the link's similarity (the same but for the fuzzy stage).
+STAGE = tuple(
+    f"{weighting}_{unit}_{what}"
+    for weighting in ("plain", "sim")
+    for unit in ("w", "c")
+    for what in ("hyp_c", "ref_c", "hyp_f", "ref_f")
+)
+N_BASE = len(BASE)
+
+
+def normalize_for(target: str) -> str | dict[str, Any]:
+    """Meteor's -norm where meteorx has it for the language, else punctuation split."""
+    from meteorx.registry import get_registry
+
+    if target in ("en", "de", "fr", "es", "cs", "ru"):
+        return "meteor"
+    tokenizer = "split-punct" if "split-punct" in get_registry().tokenizers else "auto"
+    return {"tokenizer": tokenizer, "lowercase": True, "punctuation": "keep"}
+
+
+def alignment_config(target: str, fuzzy: dict[str, Any] | None) -> dict[str, Any]:
+    """The language-independent METEOR's alignment set-up (α β γ δ are irrelevant here)."""
+    stages: list[dict[str, Any]] = [
+        {"matcher": "exact", "weight": 1.0},
+        {"matcher": "stem", "weight": 0.5},
+    ]
+    if fuzzy is not None:
+        stages.append({"matcher": "fuzzy", "weight": 0.5, **fuzzy})
+    return {
+        "name": "mechanisms",
+        "language": target,
+        "normalize": normalize_for(target),
+        "stages": stages,
+        "alpha": 0.75,
+        "beta": 1.4,
+        "gamma": 0.7,
+        "delta": 0.5,
+        "function_words": "builtin",
+        "perfect_match_rule": True,
+        "aligner": {"name": "meteor-1.5", "beam_size": 40},
+    }
+
+
+def segment_counts(result: Any, function_words: frozenset[str], similarity: Any) -> list[float]:
+    """One row of counts (``BASE`` then ``STAGE`` per stage) from a SegmentResult.
+
+    ``similarity[stage]`` is None or a function giving a link's weight from its two
+    words."""
+    hyp, ref = result.hyp_tokens, result.ref_tokens
+    hyp_fw = [t.lower() in function_words for t in hyp]
+    ref_fw = [t.lower() in function_words for t in ref]
+    n_stages = len(similarity)
+    stage = [[0.0] * len(STAGE) for _ in range(n_stages)]
+    for m in result.alignment.matches:
+        block = stage[m.stage]
+        sim = similarity[m.stage]
+        weight = (
+            float(sim(hyp[m.hyp_start], ref[m.ref_start]))
+            if sim is not None and m.hyp_len == 1 and m.ref_len == 1
+            else 1.0
+        )
+        for side, tokens, flags, start, length in (
+            (0, hyp, hyp_fw, m.hyp_start, m.hyp_len),
+            (1, ref, ref_fw, m.ref_start, m.ref_len),
+        ):
+            for k in range(start, start + length):
+                slot = side + (2 if flags[k] else 0)
+                chars = len(tokens[k])
+                block[slot] += 1.0
+                block[4 + slot] += chars
+                block[8 + slot] += weight
+                block[12 + slot] += weight * chars
+    stats = result.stats
+    row = [
+        float(len(hyp)),
+        float(len(ref)),
+        float(sum(hyp_fw)),
+        float(sum(ref_fw)),
+        float(sum(map(len, hyp))),
+        float(sum(map(len, ref))),
+        float(sum(len(t) for t, f in zip(hyp, hyp_fw, strict=True) if f)),
+        float(sum(len(t) for t, f in zip(ref, ref_fw, strict=True) if f)),
+        float(stats.chunks),
+        float(stats.hyp_matched_words),
+        float(stats.ref_matched_words),
+    ]
+    for block in stage:
+        row.extend(block)
+    return row
+
+
+def counts(
+    data: D.DevSet, fuzzy: dict[str, Any] | None, timing: dict[str, list[float]]
+) -> FloatArray:
+    """Counts of every (system, segment): array (systems, segments, columns), cached."""
+    from meteorx.scorer import Scorer, paused_gc
+
+    config = alignment_config(data.target, fuzzy)
+    path = _cache_file(data, "counts", ["counts-1", config])
+    if path.is_file():
+        with np.load(path) as saved:
+            array: FloatArray = saved["counts"]
+            return array
+    scorer = Scorer(config, registry=_registry())
+    similarity = [getattr(m, "similarity", None) for m in scorer.matchers]
+    rows: list[list[float]] = []
+    start = time.perf_counter()
+    with paused_gc():
+        for hyps in data.hyps:
+            for h, r in zip(hyps, data.refs, strict=True):
+                rows.append(segment_counts(scorer.segment(h, r), scorer.function_words, similarity))
+    label = "align exact+stem" + ("+fuzzy" if fuzzy else "")
+    timing.setdefault(label, [0.0, 0.0])
+    timing[label][0] += time.perf_counter() - start
+    timing[label][1] += len(rows)
+    array = np.asarray(rows, dtype=np.float64).reshape(len(data.hyps), data.n_segments, -1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
+        np.savez(tmp, counts=array)
+    os.replace(tmp.name, path)
+    return array
+
+
+@dataclass(frozen=True)
+class Setting:
+    """α β γ δ and stage weights (exact's is 1)."""
+
+    alpha: float
+    beta: float
+    gamma: float
+    delta: float
+    weights: tuple[float, ...]
+
+    def replace(self, name: str, value: float) -> Setting:
+        if name.startswith("w"):
+            k = int(name[1:])
+            weights = tuple(value if i == k else w for i, w in enumerate(self.weights))
+            return dataclasses.replace(self, weights=weights)
+        return dataclasses.replace(self, **{name: value})
+
+    def text(self) -> str:
+        ws = "/".join(f"{w:g}" for w in self.weights)
+        return f"α={self.alpha:g} β={self.beta:g} γ={self.gamma:g} δ={self.delta:g} w={ws}"
+
+
+LI_SETTING = {
+    2: Setting(0.75, 1.4, 0.7, 0.5, (1.0, 0.5)),
+    3: Setting(0.75, 1.4, 0.7, 0.5, (1.0, 0.5, 0.5)),
+}
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """How counts become a score: units of P and R, similarity-weighted links or not."""
+
+    name: str
+    fuzzy: bool  # counts from the exact+stem+fuzzy alignment
+    chars: bool  # P and R over characters
+    sim_weighted: bool = True
+
+
+def mechanism_scores(c: FloatArray, mech: Mechanism, s: Setting) -> tuple[FloatArray, FloatArray]:
+    """Segment scores (systems, segments) and system scores (systems,) of a setting."""
+    seg = _formula(c, mech, s)
+    sys_ = _formula(c.sum(axis=1), mech, s)
+    return seg, sys_
+
+
+def _formula(c: FloatArray, mech: Mechanism, s: Setting) -> FloatArray:
+    unit = 4 if mech.chars else 0
+    n_stages = (c.shape[-1] - N_BASE) // len(STAGE)
+    hyp_len, ref_len = c[..., 0 + unit], c[..., 1 + unit]
+    hyp_fn, ref_fn = c[..., 2 + unit], c[..., 3 + unit]
+    d = s.delta
+    hyp_m = np.zeros(c.shape[:-1])
+    ref_m = np.zeros(c.shape[:-1])
+    for k in range(min(n_stages, len(s.weights))):
+        w = s.weights[k]
+        if not w:
+            continue
+        base = N_BASE + k * len(STAGE) + (8 if mech.sim_weighted else 0) + unit
+        hyp_m += w * (d * c[..., base] + (1 - d) * c[..., base + 2])
+        ref_m += w * (d * c[..., base + 1] + (1 - d) * c[..., base + 3])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = hyp_m / (d * (hyp_len - hyp_fn) + (1 - d) * hyp_fn)
+        r = ref_m / (d * (ref_len - ref_fn) + (1 - d) * ref_fn)
+        f = p * r / (s.alpha * p + (1 - s.alpha) * r)
+        matched = (c[..., 9] + c[..., 10]) / 2.0
+        frag = c[..., 8] / matched
+        penalty = s.gamma * np.power(frag, s.beta)
+    score = np.where((p > 0) & (r > 0), f * (1.0 - penalty), 0.0)
+    return np.nan_to_num(np.maximum(score, 0.0))
+
+
+# -- tuning jointly over sets -------------------------------------------------------------
+
+GRID: dict[str, list[float]] = {
+    "alpha": [round(0.05 * k, 2) for k in range(1, 20)],
+    "beta": [0.0, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0],
+    "gamma": [round(0.05 * k, 2) for k in range(0, 21)],
+    "delta": [round(0.05 * k, 2) for k in range(0, 21)],
+    "w": [round(0.1 * k, 1) for k in range(0, 11)],
+}
+
+
+def objective(
+    setting: Setting,
+    mech: Mechanism,
+    sets: Sequence[tuple[FloatArray, D.Measures]],
+    sys_weight: float,
+) -> float:
+    """Mean segment τ over the sets with segment judgments, plus ``sys_weight`` times the
+    mean system r over the sets with at least three systems."""
+    taus: list[float] = []
+    rs: list[float] = []
+    for c, m in sets:
+        seg, sys_ = mechanism_scores(c, mech, setting)
+        if m.has_segments:
+            taus.append(D.seg_tau(seg, m))
+        if sys_weight and m.has_system:
+            rs.append(D.sys_pearson(sys_, m))
+    value = float(np.mean(taus)) if taus else 0.0
+    if rs:
+        value += sys_weight * float(np.mean(rs))
+    return value
+
+
+def tune(
+    mech: Mechanism,
+    sets: Sequence[tuple[FloatArray, D.Measures]],
+    n_stages: int,
+    sys_weight: float,
+    rounds: int = 4,
+) -> tuple[Setting, float]:
+    """Coordinate ascent over α β γ δ and the stage weights but exact's, from a few
+    starting points (li's defaults, Meteor 1.5 English's, a recall-heavy one)."""
+    starts = [
+        LI_SETTING[n_stages],
+        Setting(0.85, 0.2, 0.6, 0.75, (1.0, 0.6, 0.6)[:n_stages]),
+        Setting(0.9, 3.0, 0.5, 0.5, (1.0, 0.8, 0.3)[:n_stages]),
+    ]
+    names = ["alpha", "beta", "gamma", "delta"] + [f"w{k}" for k in range(1, n_stages)]
+    best_setting, best_value = starts[0], -math.inf
+    for start in starts:
+        current, value = start, objective(start, mech, sets, sys_weight)
+        for _ in range(rounds):
+            improved = False
+            for name in names:
+                for v in GRID["w" if name.startswith("w") else name]:
+                    candidate = current.replace(name, v)
+                    if candidate == current:
+                        continue
+                    cv = objective(candidate, mech, sets, sys_weight)
+                    if cv > value + 1e-9:
+                        current, value, improved = candidate, cv, True
+            if not improved:
+                break
+        if value > best_value:
+            best_setting, best_value = current, value
+    return best_setting, best_value
+
+
+# -- report -------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One metric's figures on every set."""
+
+    label: str
+    kind: str  # "anchor", "meteorx", "held-out", "default", "in-sample"
+    cells: dict[str, dict[str, float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def figures(scores: Scores, m: D.Measures) -> dict[str, float]:
+    out = {"n_seg": float(m.seg_count), "n_sys": float(m.sys_index.size)}
+    if m.has_segments:
+        out["tau"] = D.seg_tau(scores.seg, m)
+        out["seg_r"] = D.seg_pearson(scores.seg, m)
+    if m.has_system:
+        out["sys_r"] = D.sys_pearson(scores.sys, m)
+    return out
+
+
+def _cell(values: dict[str, float] | None, key: str) -> str:
+    if not values or key not in values or math.isnan(values[key]):
+        return "—"
+    return f"{values[key]:.3f}"
+
+
+def table(rows: Sequence[Row], sets: Sequence[str], measures: dict[str, D.Measures]) -> str:
+    head = ["metric"]
+    for key in sets:
+        m = measures[key]
+        if m.has_segments:
+            what = "τ-b" if m.data.seg_measure == "tau-b" else "τ"
+            head.append(f"{key} {what} (n={m.seg_count})")
+        if m.has_system:
+            head.append(f"{key} sys r (n={m.sys_index.size})")
+    head += ["mean τ", "mean sys r"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = [row.label]
+        taus: list[float] = []
+        rs: list[float] = []
+        for key in sets:
+            m = measures[key]
+            values = row.cells.get(key)
+            if m.has_segments:
+                cells.append(_cell(values, "tau"))
+                if values and "tau" in values:
+                    taus.append(values["tau"])
+            if m.has_system:
+                cells.append(_cell(values, "sys_r"))
+                if values and "sys_r" in values:
+                    rs.append(values["sys_r"])
+        n_seg_sets = sum(1 for k in sets if measures[k].has_segments)
+        n_sys_sets = sum(1 for k in sets if measures[k].has_system)
+        cells.append(f"{np.mean(taus):.3f}" if taus and len(taus) == n_seg_sets else "—")
+        cells.append(f"{np.mean(rs):.3f}" if rs and len(rs) == n_sys_sets else "—")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def check_anchors(rows: Sequence[Row]) -> list[str]:
+    """Our anchor figures next to the READMEs' (they validate the loading and measures)."""
+    out = []
+    by_label = {row.label: row for row in rows}
+    for key, anchors in README_ANCHORS.items():
+        for name, (tau, seg_r, sys_r) in anchors.items():
+            row = by_label.get(name)
+            if row is None or key not in row.cells:
+                continue
+            got = row.cells[key]
+            parts = []
+            for label, want, have in (
+                ("τ", tau, got.get("tau")),
+                ("seg r", seg_r, got.get("seg_r")),
+                ("sys r", sys_r, got.get("sys_r")),
+            ):
+                if want is not None and have is not None:
+                    flag = "" if abs(want - have) <= 0.006 else "  <-- differs"
+                    parts.append(f"{label} {have:.3f} (README {want:.3f}){flag}")
+            out.append(f"  {key} {name}: " + "; ".join(parts))
+    return out
+
+
+# -- main ---------------------------------------------------------------------------------
+
+FUZZY_DEFAULT: dict[str, Any] = {"threshold": 0.7, "measure": "indel", "min_length": 4}
+MECHANISMS = (
+    Mechanism("word", fuzzy=False, chars=False),
+    Mechanism("ch", fuzzy=False, chars=True),
+    Mechanism("fuzzy", fuzzy=True, chars=False),
+    Mechanism("fuzzy+ch", fuzzy=True, chars=True),
+)
+LANGUAGE_GROUPS = ("en", "de", "pt")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=D.DATA, help="shared data folder")
+    parser.add_argument("--sets", default=",".join(ALL_SETS), help="comma-separated set keys")
+    parser.add_argument("--config", action="append", default=[], metavar="PRESET[@NORM]",
+                        help="meteorx configuration to score as is (repeatable)")  # fmt: skip
+    parser.add_argument("--skip", default="", help="anchors to leave out: jar,nltk,chrF,BLEU")
+    parser.add_argument("--mechanisms", action="store_true",
+                        help="evaluate the candidate mechanisms (held out)")  # fmt: skip
+    parser.add_argument("--fuzzy", default=json.dumps(FUZZY_DEFAULT),
+                        help="the fuzzy stage's options, as JSON")  # fmt: skip
+    parser.add_argument("--sys-weight", type=float, default=0.0,
+                        help="weight of the mean system r in the tuning objective")  # fmt: skip
+    parser.add_argument("--in-sample", action="store_true",
+                        help="also print figures tuned on all sets (in-sample)")  # fmt: skip
+    parser.add_argument("--json", type=Path, help="write every figure as JSON")
+    parser.add_argument("--write-configs", type=Path, metavar="DIR",
+                        help="write the tuned settings as YAML files into DIR")  # fmt: skip
+    args = parser.parse_args(argv)
+
+    keys = [k.strip() for k in args.sets.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in D.LOADERS]
+    if unknown:
+        print(f"unknown set(s): {', '.join(unknown)}; known: {', '.join(ALL_SETS)}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    absent = D.missing(keys, args.data)
+    if absent:
+        print(f"data not found under {args.data}: {', '.join(absent)} (set METEORX_DATA)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    started = time.perf_counter()
+    datasets = {k: D.load(k, args.data) for k in keys}
+    measures = {k: D.measures(d) for k, d in datasets.items()}
+    skip = {s.strip().lower() for s in args.skip.split(",") if s.strip()}
+    timing: dict[str, list[float]] = {}
+    rows: list[Row] = []
+
+    for name in ANCHORS:
+        if name.lower() in skip:
+            continue
+        row = Row(name, "anchor")
+        for key, data in datasets.items():
+            try:
+                scores = anchor_scores(name, data)
+            except Skip as why:
+                row.notes.append(f"{key}: {why}")
+                continue
+            row.cells[key] = figures(scores, measures[key])
+            if key in MQM20_CHRF and name == "chrF":
+                row.notes.append(
+                    f"{key}: pooled τ-b {D.pooled_tau_b(scores.seg, measures[key]):.4f} "
+                    f"(README {MQM20_CHRF[key][0]:.4f}), sys r "
+                    f"{row.cells[key].get('sys_r', math.nan):.4f} "
+                    f"(README {MQM20_CHRF[key][1]:.4f})"
+                )
+        rows.append(row)
+
+    for spec in args.config:
+        row = Row(f"meteorx:{spec}", "meteorx")
+        for key, data in datasets.items():
+            try:
+                scores = meteorx_scores(spec, data, timing)
+            except Skip as why:
+                row.notes.append(f"{key}: {why}")
+                continue
+            row.cells[key] = figures(scores, measures[key])
+        rows.append(row)
+
+    tuned: dict[str, Any] = {}
+    if args.mechanisms:
+        fuzzy = json.loads(args.fuzzy)
+        arrays = {
+            (key, with_fuzzy): counts(data, fuzzy if with_fuzzy else None, timing)
+            for key, data in datasets.items()
+            for with_fuzzy in (False, True)
+        }
+        for mech in MECHANISMS:
+            n_stages = 3 if mech.fuzzy else 2
+            pool = {key: (arrays[(key, mech.fuzzy)], measures[key]) for key in keys}
+            default = Row(f"{mech.name} (li parameters)", "default")
+            for key, (c, m) in pool.items():
+                seg, sys_ = mechanism_scores(c, mech, LI_SETTING[n_stages])
+                default.cells[key] = figures(Scores(seg, sys_), m)
+            rows.append(default)
+            for scheme in ("lo-set", "lo-lang"):
+                row = Row(f"{mech.name} tuned {scheme}", "held-out")
+                for key in keys:
+                    group = datasets[key].target
+                    train = [
+                        pool[k]
+                        for k in keys
+                        if k != key and (scheme == "lo-set" or datasets[k].target != group)
+                    ]
+                    if not train:
+                        row.notes.append(f"{key}: no other set to tune on")
+                        continue
+                    setting, value = tune(mech, train, n_stages, args.sys_weight)
+                    c, m = pool[key]
+                    seg, sys_ = mechanism_scores(c, mech, setting)
+                    row.cells[key] = figures(Scores(seg, sys_), m)
+                    row.notes.append(f"{key}: {setting.text()} (train objective {value:.4f})")
+                    tuned.setdefault(mech.name, {}).setdefault(scheme, {})[key] = (
+                        dataclasses.asdict(setting)
+                    )
+                rows.append(row)
+            if args.in_sample or args.write_configs:
+                setting, value = tune(mech, list(pool.values()), n_stages, args.sys_weight)
+                tuned.setdefault(mech.name, {})["all"] = dataclasses.asdict(setting)
+                if args.in_sample:
+                    row = Row(f"{mech.name} tuned on all (IN-SAMPLE)", "in-sample")
+                    for key, (c, m) in pool.items():
+                        seg, sys_ = mechanism_scores(c, mech, setting)
+                        row.cells[key] = figures(Scores(seg, sys_), m)
+                    row.notes.append(f"all sets: {setting.text()} (objective {value:.4f})")
+                    rows.append(row)
+
+    print(table(rows, keys, measures))
+    print()
+    print("Anchor check against wmt21-dev/README.md:")
+    for line in check_anchors(rows):
+        print(line)
+    for row in rows:
+        for note in row.notes:
+            print(f"  [{row.label}] {note}")
+    for label, (seconds, n) in timing.items():
+        if seconds:
+            print(f"speed {label}: {n / seconds:.0f} segments/s ({int(n)} segments)")
+    print(f"total {time.perf_counter() - started:.0f} s")
+    if args.json:
+        payload = {
+            "sets": {
+                k: {"pairs": measures[k].seg_count, "systems": int(measures[k].sys_index.size)}
+                for k in keys
+            },
+            "rows": [dataclasses.asdict(r) for r in rows],
+            "tuned": tuned,
+            "fuzzy": json.loads(args.fuzzy),
+            "sys_weight": args.sys_weight,
+        }
+        args.json.write_text(json.dumps(payload, indent=1, ensure_ascii=False), encoding="utf-8")
+    if args.write_configs and tuned:
+        write_configs(args.write_configs, tuned, json.loads(args.fuzzy))
+    return 0
+
+
+def write_configs(folder: Path, tuned: dict[str, Any], fuzzy: dict[str, Any]) -> None:
+    """The settings tuned on all sets as YAML (character units and similarity-weighted
+    links are proposals: the keys ``units`` and ``weight_by_similarity`` are not
+    configuration options of meteorx yet)."""
+    import yaml
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for mech in MECHANISMS:
+        setting = tuned.get(mech.name, {}).get("all")
+        if setting is None:
+            continue
+        stages: list[dict[str, Any]] = [
+            {"matcher": "exact", "weight": 1.0},
+            {"matcher": "stem", "weight": setting["weights"][1]},
+        ]
+        if mech.fuzzy:
+            stages.append({"matcher": "fuzzy", "weight": setting["weights"][2], **fuzzy,
+                           "weight_by_similarity": True})  # fmt: skip
+        config = {
+            "normalize": "meteor",
+            "stages": stages,
+            "alpha": setting["alpha"],
+            "beta": setting["beta"],
+            "gamma": setting["gamma"],
+            "delta": setting["delta"],
+            "function_words": "builtin",
+            "aligner": {"name": "meteor-1.5", "beam_size": 40},
+        }
+        if mech.chars:
+            config["units"] = "characters"
+        text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
+        (folder / f"{mech.name.replace('+', '-')}.yaml").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

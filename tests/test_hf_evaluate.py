@@ -170,3 +170,17 @@ def test_evaluate_passes_our_errors_through(evaluate_module: Any) -> None:
     metric = evaluate_module.load(str(MODULE))
     with pytest.raises(ConfigError, match="unknown preset"):
         metric.compute(predictions=["a"], references=["a"], config="nope")
+
+
+def test_evaluate_load_settings_are_defaults(evaluate_module: Any) -> None:
+    """``evaluate.load(path, config=..., language=...)`` is not silently ignored."""
+    metric = evaluate_module.load(str(MODULE), config="li", language="de", signature=True)
+    predictions, references = ["die Katzen saßen"], ["die Katze saß"]
+    got = metric.compute(predictions=predictions, references=references)
+    assert got == api.compute(predictions, references, config="li", language="de", signature=True)
+    assert "|preset:li|lang:de|" in got["signature"]
+    # A configuration given to compute wins over the loaded one (no "both" error).
+    got = metric.compute(predictions=predictions, references=references, preset="meteor-1.5-nl")
+    assert "|preset:meteor-1.5-nl|" in got["signature"]
+    with pytest.raises(TypeError, match=r"unknown argument.*'langauge'"):
+        evaluate_module.load(str(MODULE), langauge="de")

@@ -12,6 +12,7 @@ Same ``compute(predictions=…, references=…)`` inputs and the same output key
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import datasets
@@ -54,9 +55,11 @@ Args:
         (the best-scoring reference counts).
     config: a meteorx preset name (`meteorx presets`: "meteor-1.5-en", "li",
         "meteor-1.5-pt", "meteor-2005", "nltk", ...), a YAML file or a dict. Default:
-        "meteor-1.5-en" with normalize="meteor" (the jar's `-l en -norm`). `preset` is an
-        alias; `evaluate.load(path, config_name=NAME)` sets a default preset too.
-    language: ISO 639-1 code, needed by the "li" preset (e.g. "de").
+        the recommended configuration of `language` (English: "meteor-1.5-en" with
+        normalize="meteor", the jar's `-l en -norm`). `preset` is an alias;
+        `evaluate.load(path, config_name=NAME)` sets a default preset too.
+    language: ISO 639-1 code (e.g. "de"): picks the language's recommended
+        configuration, or sets the language of the one given (e.g. "li").
     normalize: "none", "lower", "meteor" or "meteor-nopunct".
     alpha, beta, gamma, delta: override the configuration's parameters.
     aggregate: "corpus" (the score of the summed statistics) or "mean" (the mean of
@@ -64,6 +67,9 @@ Args:
         own (corpus for every preset but "nltk").
     segment_scores: also return "scores", one per prediction.
     signature: also return "signature", naming every setting behind the numbers.
+    Every argument but predictions and references may also be given once to
+    `evaluate.load(path, config="nltk", language=..., ...)`, as the module's defaults;
+    a value given to `compute` wins.
 Returns:
     'meteor': the METEOR score (and 'scores', 'signature' when asked).
 Examples:
@@ -107,6 +113,18 @@ class Meteorx(evaluate.Metric):  # type: ignore[misc]
             ],
         )
 
+    def __init__(self, **kwargs: Any) -> None:
+        # ``evaluate.load(path, config="nltk", language="de")`` hands its extra keywords
+        # here; evaluate's own constructor would swallow unknown ones silently.
+        self._defaults = {k: kwargs.pop(k) for k in _SETTINGS if k in kwargs}
+        unknown = sorted(set(kwargs) - _MODULE_ARGUMENTS)
+        if unknown:
+            raise TypeError(
+                f"meteorx: unknown argument(s) {', '.join(map(repr, unknown))}; "
+                f"settings: {', '.join(_SETTINGS)}"
+            )
+        super().__init__(**kwargs)
+
     def _compute(
         self,
         predictions: list[str],
@@ -120,23 +138,50 @@ class Meteorx(evaluate.Metric):  # type: ignore[misc]
         gamma: float | None = None,
         delta: float | None = None,
         aggregate: str | None = None,
-        segment_scores: bool = False,
-        signature: bool = False,
+        segment_scores: bool | None = None,
+        signature: bool | None = None,
     ) -> dict[str, Any]:
-        if config is None and preset is None and self.config_name not in (None, "default"):
-            preset = self.config_name
-        return meteorx.api.compute(
-            predictions,
-            references,
-            config=config,
-            preset=preset,
-            language=language,
-            normalize=normalize,
-            alpha=alpha,
-            beta=beta,
-            gamma=gamma,
-            delta=delta,
-            aggregate=aggregate,
-            segment_scores=segment_scores,
-            signature=signature,
-        )
+        given = {
+            "config": config,
+            "preset": preset,
+            "language": language,
+            "normalize": normalize,
+            "alpha": alpha,
+            "beta": beta,
+            "gamma": gamma,
+            "delta": delta,
+            "aggregate": aggregate,
+            "segment_scores": segment_scores,
+            "signature": signature,
+        }
+        settings = dict(self._defaults)
+        if config is not None or preset is not None:  # a configuration given here wins
+            settings.pop("config", None)
+            settings.pop("preset", None)
+        settings.update({k: v for k, v in given.items() if v is not None})
+        no_config = "config" not in settings and "preset" not in settings
+        if no_config and self.config_name not in (None, "default"):
+            settings["preset"] = self.config_name
+        return meteorx.api.compute(predictions, references, **settings)
+
+
+#: Settings accepted by ``evaluate.load(...)`` (defaults) and by ``compute(...)``.
+_SETTINGS = (
+    "config",
+    "preset",
+    "language",
+    "normalize",
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "aggregate",
+    "segment_scores",
+    "signature",
+)
+#: What ``evaluate.EvaluationModule`` itself takes (cache_dir, process_id, ...).
+_MODULE_ARGUMENTS = frozenset(
+    name
+    for name, p in inspect.signature(evaluate.EvaluationModule.__init__).parameters.items()
+    if name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD
+)

@@ -12,7 +12,9 @@ the same candidate list, element for element (tests compare them).
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_SET_ITEM
+from cpython.bool cimport PyBool_Check
+from cpython.long cimport PyLong_Check
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
 from libc.math cimport NAN, isnan, pow
 from libc.stdlib cimport free, malloc, qsort, realloc
 
@@ -333,6 +335,37 @@ cdef int _key_stage(list out, type match_type, int stage, KeyTable table, bint l
     return 0
 
 
+class BadSpan(ValueError):
+    """A stage's span failed the checks of :func:`_span_ok`; ``args`` are ``(stage,
+    span)`` (the scorer turns it into a PluginError naming the plugin)."""
+
+
+cdef inline object _as_tuple(object span):
+    """A list span as a tuple; None for anything else (never a tuple: checked first)."""
+    return tuple(<list>span) if isinstance(span, list) else None
+
+
+cdef inline bint _span_ok(tuple t, Py_ssize_t H, Py_ssize_t R):
+    """``meteorx.matchers.span_problem(t, H, R) is None``: four ints (not bools), each
+    length at least 1, inside its sentence. Spans index C arrays: nothing unchecked
+    gets past here."""
+    cdef Py_ssize_t hs, hl, rs, rl, k
+    if PyTuple_GET_SIZE(t) != 4:
+        return False
+    for k in range(4):
+        v = <object>PyTuple_GET_ITEM(t, k)
+        if not PyLong_Check(v) or PyBool_Check(v):
+            return False
+    try:
+        hs = t[0]
+        hl = t[1]
+        rs = t[2]
+        rl = t[3]
+    except OverflowError:
+        return False
+    return 0 <= hs and 1 <= hl <= H - hs and 0 <= rs and 1 <= rl <= R - rs
+
+
 def key_candidates(type match_type, list plans, list tables, list hyp_ids, list ref_ids,
                    list explicit, Py_ssize_t n_stages):
     """Candidate links ``match_type(ref_start, ref_len, hyp_start, hyp_len, stage)`` of a
@@ -341,7 +374,8 @@ def key_candidates(type match_type, list plans, list tables, list hyp_ids, list 
     For stage ``s`` below ``n_stages``: when ``plans[s]`` is ``(link_identical,
     max_links)``, its links come from ``tables[s]`` (a :class:`KeyTable`) and the word ids
     ``hyp_ids`` / ``ref_ids``; when ``plans[s]`` is None, ``explicit[s]`` holds the
-    stage's spans ``(hyp_start, hyp_len, ref_start, ref_len)`` in order.
+    stage's spans ``(hyp_start, hyp_len, ref_start, ref_len)`` in order; a malformed
+    one raises :class:`BadSpan`.
     """
     cdef list out = []
     cdef Py_ssize_t H = len(hyp_ids)
@@ -358,11 +392,11 @@ def key_candidates(type match_type, list plans, list tables, list hyp_ids, list 
             plan = plans[s]
             if plan is None:
                 for span in explicit[s]:
-                    if isinstance(span, tuple) and len(<tuple>span) == 4:
-                        t = <tuple>span  # (a named tuple's own item access is slower)
-                        out.append(_match(match_type, t[2], t[3], t[0], t[1], s))
-                    else:
-                        out.append(_match(match_type, span[2], span[3], span[0], span[1], s))
+                    # (a named tuple's own item access is slower than a tuple's)
+                    t = <tuple>span if isinstance(span, tuple) else _as_tuple(span)
+                    if t is None or not _span_ok(t, H, R):
+                        raise BadSpan(s, span)
+                    out.append(_match(match_type, t[2], t[3], t[0], t[1], s))
                 continue
             if H == 0 or R == 0:
                 continue

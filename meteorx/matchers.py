@@ -24,6 +24,55 @@ from meteorx.types import Span
 SpanLike = Span | tuple[int, int, int, int]
 
 
+def span_problem(span: object, hyp_len: int, ref_len: int) -> str | None:
+    """What is wrong with a span a matcher yielded, or None if nothing is.
+
+    A span is a tuple (or list) of four ints, not bools, ``(hyp_start, hyp_len,
+    ref_start, ref_len)``: both lengths at least 1, both ranges inside their sentence.
+    Spans end up indexing C arrays, so the scorer checks every span a matcher yields
+    against this rule (the compiled pass, ``meteorx._fastpath.key_candidates``, applies
+    the same rule in C).
+    """
+    if not isinstance(span, (tuple, list)) or len(span) != 4:
+        return "is not a 4-tuple (hyp_start, hyp_len, ref_start, ref_len)"
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in span):
+        return "has a value that is not an int"
+    hyp_start, length, ref_start, ref_length = span
+    if hyp_start < 0 or ref_start < 0:
+        return "has a negative start"
+    if length < 1 or ref_length < 1:
+        return "has a length below 1"
+    if hyp_start + length > hyp_len:
+        return f"runs past the hypothesis's {hyp_len} words"
+    if ref_start + ref_length > ref_len:
+        return f"runs past the reference's {ref_len} words"
+    return None
+
+
+def first_bad_span(spans: list[Any], hyp_len: int, ref_len: int) -> tuple[Any, str] | None:
+    """The first span of ``spans`` that :func:`span_problem` rejects, with the reason."""
+    try:  # the common case in one cheap pass; anything odd is looked at span by span
+        for hs, hl, rs, rl in spans:
+            if not (
+                type(hs) is int
+                and type(hl) is int
+                and type(rs) is int
+                and type(rl) is int
+                and 0 <= hs < hs + hl <= hyp_len  # (hl >= 1)
+                and 0 <= rs < rs + rl <= ref_len
+            ):
+                break
+        else:
+            return None
+    except (TypeError, ValueError):  # not iterable, or not four items
+        pass
+    for span in spans:
+        problem = span_problem(span, hyp_len, ref_len)
+        if problem is not None:
+            return span, problem
+    return None
+
+
 class NoOptions(BaseModel):
     """Options model of a matcher that takes none (any key is an error)."""
 

@@ -16,13 +16,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from meteorx.config import MeteorConfig
+from meteorx.config import MeteorConfig, quote
 from meteorx.defaults import configure
-from meteorx.errors import ConfigError, InputError, MeteorxError, ResourceError
+from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError
 from meteorx.languages import Language, resolve_language
-from meteorx.matchers import KeyMatcher, Matcher
+from meteorx.matchers import KeyMatcher, Matcher, first_bad_span, span_problem
 from meteorx.normalize import build_normalizer, unicode_form
 from meteorx.registry import Registry, get_registry
+from meteorx.resources import MissingResource, missing_resources_error
 from meteorx.scoring import Breakdown, Parameters, compute
 from meteorx.stats import Stats, sum_stats
 from meteorx.types import Alignment, Match, make_record
@@ -104,10 +105,15 @@ class Scorer:
         self.language: Language = resolve_language(cfg.language)
         self.normalize_line = build_normalizer(cfg.normalize, self.language, self.registry)
         self._to_form = unicode_form(cfg.normalize)  # for token lists (lines: normalize_line)
-        self.matchers: list[Matcher] = [
-            self._build_matcher(i, stage.matcher, stage.options)
-            for i, stage in enumerate(cfg.stages)
-        ]
+        self.matchers: list[Matcher] = []
+        missing: list[tuple[str, MissingResource]] = []  # reported together, not one by one
+        for i, stage in enumerate(cfg.stages):
+            try:
+                self.matchers.append(self._build_matcher(i, stage.matcher, stage.options))
+            except MissingResource as error:
+                missing.append((stage.stage_name, error))
+        if missing:
+            raise missing_resources_error(cfg.name, missing)
         self.exact_stages = frozenset(i for i, m in enumerate(self.matchers) if m.is_exact)
         factory = self.registry.aligner(cfg.aligner.name)
         self.aligner = factory(cfg.aligner)
@@ -250,13 +256,47 @@ class Scorer:
         fw = self.function_words
         self._function_word.extend([word.lower() in fw for word in new])
         for table, matcher, key_ids in self._key_stages:
-            single = matcher.single_keys(new)
-            if single is not None:
-                table.add_single([key_ids.setdefault(key, len(key_ids)) for key in single])
-                continue
-            # = table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in keys}))
-            # for each word's keys, in one call
-            table.add_keysets(list(map(matcher.keys, new)), key_ids)
+            try:
+                single = matcher.single_keys(new)
+                if single is not None:
+                    if len(single) != len(new):
+                        raise ValueError(
+                            f"single_keys gave {len(single)} keys for {len(new)} words"
+                        )
+                    table.add_single([key_ids.setdefault(key, len(key_ids)) for key in single])
+                    continue
+                # = table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in keys}))
+                # for each word's keys, in one call
+                table.add_keysets(list(map(matcher.keys, new)), key_ids)
+            except Exception as error:
+                self._reset_words()  # the tables may hold part of the batch
+                if isinstance(error, MeteorxError):
+                    raise
+                stage = self.matchers.index(matcher)
+                raise self._plugin_error(stage, "keys", _describe(error)) from error
+
+    def _plugin_error(self, stage: int, what: str, problem: str) -> PluginError:
+        """A PluginError naming the matcher of ``stage``, its plugin and the stage."""
+        config = self.config.stages[stage]
+        owner = self.registry.owners.get(f"matcher:{config.matcher}", "?")
+        return PluginError(
+            f"matcher {config.matcher!r} (plugin {owner!r}, stage {stage + 1} "
+            f"{config.stage_name!r}) {what}: {problem}"
+        )
+
+    def _spans(self, stage: int, hyp_prepared: Any, ref_prepared: Any) -> list[Any]:
+        """A stage's candidate spans as a list (a matcher that raises: PluginError)."""
+        try:
+            spans = self.matchers[stage].candidates(hyp_prepared, ref_prepared)
+            return spans if type(spans) is list else list(spans)
+        except MeteorxError:
+            raise
+        except Exception as error:
+            raise self._plugin_error(stage, "candidates", _describe(error)) from error
+
+    def _bad_span(self, stage: int, span: Any, hyp_len: int, ref_len: int) -> PluginError:
+        problem = span_problem(span, hyp_len, ref_len) or "is malformed"
+        return self._plugin_error(stage, "candidates", f"the span {quote(span)} {problem}")
 
     def _word_ids(self, tokens: tuple[str, ...], may_reset: bool) -> list[int]:
         """The words' ids (new words get one); ``may_reset`` only between segments."""
@@ -347,7 +387,10 @@ class Scorer:
         candidates: list[Match] = []
         new = _tuple_new
         for s in range(n_stages):
-            spans = self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s])
+            spans = self._spans(s, hyp_prepared[s], ref_prepared[s])
+            bad = first_bad_span(spans, len(hyp), len(ref))
+            if bad is not None:
+                raise self._bad_span(s, bad[0], len(hyp), len(ref))
             candidates.extend([new(Match, (h[2], h[3], h[0], h[1], s)) for h in spans])
         return self.aligner.align(candidates, len(hyp), len(ref), self.weights, self.exact_stages)
 
@@ -360,16 +403,20 @@ class Scorer:
         assert plans is not None and _fastpath is not None
         assert self._score_alignment is not None
         explicit = [
-            None if plans[s] else self.matchers[s].candidates(hyp_prepared[s], ref_prepared[s])
+            None if plans[s] else self._spans(s, hyp_prepared[s], ref_prepared[s])
             for s in range(n_stages)
         ]
         hyp_ids = hyp_prepared[-1]
         ref_ids = ref_prepared[-1]
         hyp_len = len(hyp_ids)
         ref_len = len(ref_ids)
-        candidates = _fastpath.key_candidates(
-            Match, plans, self._tables, hyp_ids, ref_ids, explicit, n_stages
-        )
+        try:  # checks every explicit span (see meteorx.matchers.span_problem)
+            candidates = _fastpath.key_candidates(
+                Match, plans, self._tables, hyp_ids, ref_ids, explicit, n_stages
+            )
+        except _fastpath.BadSpan as error:
+            stage, span = error.args
+            raise self._bad_span(stage, span, hyp_len, ref_len) from None
         alignment = self.aligner.align(
             candidates, hyp_len, ref_len, self.weights, self.exact_stages
         )
@@ -515,6 +562,12 @@ def paused_gc() -> Iterator[None]:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+def _describe(error: Exception) -> str:
+    """``Type: message`` of an exception a plugin raised, cut to one short line."""
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= 200 else text[:199] + "\u2026"
 
 
 def _check_encodable(text: str) -> None:

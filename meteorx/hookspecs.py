@@ -49,7 +49,10 @@ def meteorx_register_tokenizers(register: Callable[[str, TokenizerFactory], None
         punctuation removal are applied by meteorx afterwards, from the config). A
         tokenizer whose tokens are lower-case already (as Meteor's ``-norm`` is) may say
         so with an attribute ``lowercased = True`` on the callable; meteorx then does not
-        lowercase them a second time.
+        lowercase them a second time. A tokenizer that splits differently per language
+        says how it split this one with an attribute ``description`` (e.g.
+        ``"characters"`` for a language written without spaces); the signature shows it
+        as ``tok:DESCRIPTION``.
     """
 
 

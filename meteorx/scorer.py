@@ -517,14 +517,21 @@ class Scorer:
         refs: Iterable[TextOrTokens | Sequence[TextOrTokens]],
     ) -> CorpusResult:
         """Score a system: every segment, and the score of the summed statistics."""
+        segments = []
+        n_refs = 0  # the most references any segment has, for the signature's refs:N
         with paused_gc():
-            segments = tuple(self.segment(h, r) for h, r in zip(hyps, refs, strict=True))
-        return self.combine(segments)
+            for h, r in zip(hyps, refs, strict=True):
+                if not isinstance(r, (str, Sequence)) and isinstance(r, Iterable):
+                    r = list(r)  # an iterator: read once, for segment() and the count
+                segments.append(self.segment(h, r))
+                n_refs = max(n_refs, len(_reference_list(h, r)))
+        return self.combine(segments, refs=n_refs)
 
     score_many = corpus
 
-    def combine(self, segments: Sequence[SegmentResult]) -> CorpusResult:
-        """The corpus result of already scored segments."""
+    def combine(self, segments: Sequence[SegmentResult], refs: int | None = None) -> CorpusResult:
+        """The corpus result of already scored segments; ``refs``, the number of
+        references per segment (the most any had), goes into the signature."""
         total = sum_stats(s.stats for s in segments)
         breakdown = compute(total, self.params)
         if self.config.system_score == "mean" and segments:
@@ -533,7 +540,7 @@ class Scorer:
         from meteorx.signature import signature
 
         return CorpusResult(
-            breakdown.score, breakdown, total, tuple(segments), signature(self, refs=None)
+            breakdown.score, breakdown, total, tuple(segments), signature(self, refs=refs)
         )
 
     def rescore(self, stats: Stats) -> Breakdown:

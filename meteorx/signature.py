@@ -19,6 +19,15 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def _tokenizer_field(scorer: Scorer) -> list[str]:
+    """``tok:characters`` when the tokenizer split this language in a way its name does
+    not say (text written without spaces split into characters); else nothing."""
+    name = scorer.config.normalize.tokenizer
+    tokenize = scorer.registry.tokenizer(name)(scorer.language)
+    description = getattr(tokenize, "description", None)
+    return [f"tok:{description}"] if description and description != name else []
+
+
 def signature(scorer: Scorer, refs: int | None = None) -> str:
     """The one-line signature naming every setting that affects the score."""
     cfg = scorer.config
@@ -36,6 +45,7 @@ def signature(scorer: Scorer, refs: int | None = None) -> str:
         f"preset:{cfg.name}",
         f"lang:{scorer.language.code}",
         f"norm:{cfg.normalize.shorthand}",
+        *_tokenizer_field(scorer),
         f"unicode:{cfg.normalize.unicode}",
         f"stages:{stages}",
         f"a:{_num(cfg.alpha)}",

@@ -209,7 +209,13 @@ _CHAR_TOKEN = re.compile(f"[{_SPACELESS}]|[^\\s{_SPACELESS}]+")
 
 
 def _characters(language: Language) -> Callable[[str], list[str]]:
-    return _CHAR_TOKEN.findall
+    findall = _CHAR_TOKEN.findall
+
+    def tokenize(line: str) -> list[str]:
+        return findall(line)
+
+    tokenize.description = "characters"  # type: ignore[attr-defined]  # for the signature
+    return tokenize
 
 
 def _auto(language: Language) -> Callable[[str], list[str]]:
@@ -250,6 +256,8 @@ def _split_punct(language: Language) -> Callable[[str], list[str]]:
                 _split_punct_token(token, out)
         return out
 
+    if language.spaceless:
+        tokenize.description = "characters"  # type: ignore[attr-defined]
     return tokenize
 
 

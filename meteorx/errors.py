@@ -24,6 +24,10 @@ class LanguageError(MeteorxError):
     """An unknown language, or one the requested stage cannot handle."""
 
 
+class OutputError(MeteorxError):
+    """An output file or standard output cannot be written."""
+
+
 class ResourceError(MeteorxError):
     """A resource (word list, synonym table, paraphrase table) is missing or corrupt."""
 

@@ -34,8 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from meteorx.errors import InputError
-from meteorx.inputs import read_lines, read_parallel
+from meteorx.errors import InputError, OutputError
+from meteorx.inputs import (
+    MAX_SEGMENT_CHARS,
+    check_length,
+    check_stdin_once,
+    read_lines,
+    read_parallel,
+)
 from meteorx.scoring import Breakdown, Parameters, compute
 from meteorx.stats import Stats, sum_stats
 
@@ -60,10 +66,13 @@ class TestSet:
     seg_ids: list[str]
     docs: list[str] | None = None
     setid: str | None = None
+    #: references per segment when there are no segments (the number of reference
+    #: files or columns), so that an empty input's signature still says ``refs:N``
+    declared_refs: int = 0
 
     @property
     def n_refs(self) -> int:
-        return max((len(r) for r in self.refs), default=0)
+        return max((len(r) for r in self.refs), default=self.declared_refs)
 
     def __post_init__(self) -> None:
         n = len(self.refs)
@@ -142,7 +151,9 @@ def read_text(hyp_paths: Sequence[str], ref_paths: Sequence[str]) -> TestSet:
         if not refs:
             refs = [list(r) for r in zip(*ref_lines, strict=True)] if ref_lines else []
         systems.append((path, hyps))
-    return TestSet(systems, refs, [str(i) for i in range(1, len(refs) + 1)])
+    return TestSet(
+        systems, refs, [str(i) for i in range(1, len(refs) + 1)], declared_refs=len(ref_paths)
+    )
 
 
 def _read_tsv_rows(path: str) -> tuple[list[str], list[dict[str, Any]]]:
@@ -161,16 +172,31 @@ def _read_tsv_rows(path: str) -> tuple[list[str], list[dict[str, Any]]]:
     return header, rows
 
 
+def load_json(text: str, where: str) -> Any:
+    """``json.loads`` with every failure an :class:`InputError` naming ``where``.
+
+    Besides syntax errors, the decoder refuses nesting deeper than the interpreter's
+    recursion limit (``RecursionError``) and integers of more than 4,300 digits
+    (``ValueError``); both are bad input, not crashes.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{where}: invalid JSON ({error.msg})") from None
+    except RecursionError:
+        raise InputError(f"{where}: JSON nested too deeply") from None
+    except ValueError as error:  # an integer beyond int_max_str_digits
+        reason = str(error).split(":")[0]
+        raise InputError(f"{where}: JSON value out of range ({reason})") from None
+
+
 def _read_jsonl_rows(path: str) -> tuple[list[str], list[dict[str, Any]]]:
     rows = []
     columns: dict[str, None] = {}
     for number, line in enumerate(read_lines(path), 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{path}, line {number}: invalid JSON ({error.msg})") from None
+        row = load_json(line, f"{path}, line {number}")
         if not isinstance(row, dict):
             raise InputError(f"{path}, line {number}: expected a JSON object")
         columns.update(dict.fromkeys(row))
@@ -252,19 +278,18 @@ def read_table(
         if id_column
         else [str(i) for i in range(1, n + 1)]
     )
-    return TestSet(systems, refs, seg_ids, docs)
+    return TestSet(
+        systems, refs, seg_ids, docs, declared_refs=len(ref_columns) * max(1, len(ref_paths))
+    )
 
 
-# SGML, as Meteor 1.5's SGMData reads it.
-_SET = re.compile(r"<\s*(tst|ref|src)set\b([^>]*)>", re.IGNORECASE)
-_DOC = re.compile(r"<\s*doc\b([^>]*)>", re.IGNORECASE)
-_SEG = re.compile(r"<\s*seg\b([^>]*)>(.*?)<\s*/\s*seg\s*>", re.IGNORECASE | re.DOTALL)
-_ATTR = re.compile(r"(\w+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))")
+# SGML, as Meteor 1.5's SGMData reads it. One pass over the tags: no pattern spans a
+# segment body, so an unclosed <seg> costs linear time (a lazy ``<seg.*?</seg>`` pattern
+# rescans the rest of the file from every unclosed tag: quadratic).
+_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z]+)([^<>]*)>")
+_SEG_START = re.compile(r"<\s*seg\b", re.IGNORECASE)
+_ATTR = re.compile(r"(?<!\w)(\w+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))")
 _ENTITIES = [("&quot;", '"'), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")]
-_TOKEN = re.compile(
-    r"<\s*(tst|ref|src)set\b[^>]*>|<\s*doc\b[^>]*>|<\s*seg\b.*?<\s*/\s*seg\s*>",
-    re.IGNORECASE | re.DOTALL,
-)
 
 
 def _attrs(text: str) -> dict[str, str]:
@@ -290,43 +315,71 @@ class SgmlSet:
 
 
 def read_sgml_file(path: str) -> SgmlSet:
-    """Parse a WMT SGML file (test, reference or source set)."""
+    """Parse a WMT SGML file (test, reference or source set).
+
+    Tags other than the set, ``doc`` and ``seg`` tags are ignored; inside a segment
+    everything up to ``</seg>`` is its text. A ``<seg>`` left open is an error.
+    """
     text = "\n".join(read_lines(path))
     setid: str | None = None
     system: str | None = None
     doc: str | None = None
     systems: dict[str, list[tuple[str, str, str]]] = {}
     found_set = False
-    for match in _TOKEN.finditer(text):
-        token = match.group(0)
-        line = text.count("\n", 0, match.start()) + 1
-        if _SET.match(token):
+    open_seg: tuple[int, int, dict[str, str]] | None = None  # (line, body start, attrs)
+    seg_tags: set[int] = set()
+    line, counted = 1, 0
+    for match in _TAG.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        closing, name, rest = match.group(1), match.group(2).lower(), match.group(3)
+        if open_seg is not None:
+            if name != "seg":
+                continue  # markup inside a segment is its text
+            if not closing:
+                raise InputError(
+                    f"{path}, line {open_seg[0]}: <seg> not closed "
+                    f"(a new <seg> starts on line {line} before </seg>)"
+                )
+            seg_line, body_start, attrs = open_seg
+            open_seg = None
+            if doc is None or system is None:
+                raise InputError(f"{path}, line {seg_line}: <seg> outside a <doc>")
+            if "id" not in attrs:
+                raise InputError(f"{path}, line {seg_line}: <seg> needs an id attribute")
+            body = unescape_sgml(" ".join(text[body_start : match.start()].split()))
+            systems.setdefault(system, []).append((doc, attrs["id"], body))
+        elif closing:
+            if name == "seg":
+                raise InputError(f"{path}, line {line}: </seg> without an opening <seg>")
+        elif name in ("tstset", "refset", "srcset"):
             found_set = True
-            attrs = _attrs(_SET.match(token).group(2))  # type: ignore[union-attr]
+            attrs = _attrs(rest)
             if "setid" not in attrs:
                 raise InputError(f"{path}, line {line}: set header needs a setid attribute")
             setid = attrs["setid"]
             system = attrs.get("sysid", attrs.get("refid", system))
-        elif _DOC.match(token):
-            attrs = _attrs(_DOC.match(token).group(1))  # type: ignore[union-attr]
+        elif name == "doc":
+            attrs = _attrs(rest)
             system = attrs.get("sysid", attrs.get("refid", system))
             if system is None:
                 raise InputError(f"{path}, line {line}: no sysid in the document or set header")
             if "docid" not in attrs:
                 raise InputError(f"{path}, line {line}: document header needs a docid attribute")
             doc = attrs["docid"]
-        else:
-            seg = _SEG.match(token)
-            assert seg is not None
-            attrs = _attrs(seg.group(1))
-            if doc is None or system is None:
-                raise InputError(f"{path}, line {line}: <seg> outside a <doc>")
-            if "id" not in attrs:
-                raise InputError(f"{path}, line {line}: <seg> needs an id attribute")
-            body = unescape_sgml(" ".join(seg.group(2).split()))
-            systems.setdefault(system, []).append((doc, attrs["id"], body))
+        elif name == "seg":
+            open_seg = (line, match.end(), _attrs(rest))
+            seg_tags.add(match.start())
+    if open_seg is not None:
+        raise InputError(f"{path}, line {open_seg[0]}: <seg> not closed (no </seg> after it)")
+    for start in (m.start() for m in _SEG_START.finditer(text)):
+        if start not in seg_tags:  # '<seg' with no '>' before the next '<'
+            line = text.count("\n", 0, start) + 1
+            raise InputError(f"{path}, line {line}: '<seg' without the '>' that ends the tag")
     if not found_set:
         raise InputError(f"{path}: not WMT SGML (no <tstset>, <refset> or <srcset> header)")
+    if not systems:
+        raise InputError(f"{path}: no segments (<seg id=...>text</seg> inside a <doc>)")
     return SgmlSet(setid, systems)
 
 
@@ -383,18 +436,24 @@ def read_input(
     ref_columns: Sequence[str] | None = None,
     doc_column: str | None = None,
     id_column: str | None = None,
+    max_chars: int = MAX_SEGMENT_CHARS,
 ) -> TestSet:
-    """Read any input format (see the module docstring)."""
+    """Read any input format (see the module docstring).
+
+    Segments longer than ``max_chars`` characters are refused (0 = no limit; see
+    :data:`meteorx.inputs.MAX_SEGMENT_CHARS`).
+    """
+    check_stdin_once([*hyp_paths, *ref_paths])
     if fmt == "text":
         if not ref_paths:
             raise InputError("text input needs at least one --ref file")
-        return read_text(hyp_paths, ref_paths)
-    if fmt == "sgml":
+        testset = read_text(hyp_paths, ref_paths)
+    elif fmt == "sgml":
         if not ref_paths:
             raise InputError("SGML input needs a reference set (--ref ref.sgm)")
-        return read_sgml(hyp_paths, ref_paths)
-    if fmt in ("tsv", "jsonl"):
-        return read_table(
+        testset = read_sgml(hyp_paths, ref_paths)
+    elif fmt in ("tsv", "jsonl"):
+        testset = read_table(
             hyp_paths,
             fmt,
             hyp_columns or ["hyp"],
@@ -403,7 +462,36 @@ def read_input(
             doc_column,
             id_column,
         )
-    raise InputError(f"unknown input format {fmt!r}; use one of: {', '.join(INPUT_FORMATS)}")
+    else:
+        raise InputError(f"unknown input format {fmt!r}; use one of: {', '.join(INPUT_FORMATS)}")
+    if max_chars:
+        _check_lengths(testset, fmt, ref_paths, max_chars)
+    return testset
+
+
+def _check_lengths(testset: TestSet, fmt: str, ref_paths: Sequence[str], limit: int) -> None:
+    """Every segment within ``limit`` characters; the error names file and line (text)
+    or system and segment (other formats)."""
+    for name, hyps in testset.systems:
+        for i, hyp in enumerate(hyps):
+            if len(hyp) > limit:
+                where = f"{name}, line {i + 1}" if fmt == "text" else f"system {name!r}"
+                check_length(hyp, where + _segment_label(testset, fmt, i), limit)
+    for i, refs in enumerate(testset.refs):
+        for k, ref in enumerate(refs):
+            if len(ref) > limit:
+                if fmt == "text":
+                    where = f"{ref_paths[k]}, line {i + 1}"
+                else:
+                    where = f"reference {k + 1}" + _segment_label(testset, fmt, i)
+                check_length(ref, where, limit)
+
+
+def _segment_label(testset: TestSet, fmt: str, i: int) -> str:
+    if fmt == "text":
+        return ""
+    doc = f"document {testset.docs[i]!r}, " if testset.docs is not None else ""
+    return f", {doc}segment {testset.seg_ids[i]!r}"
 
 
 # -- writing ------------------------------------------------------------------------
@@ -633,6 +721,11 @@ def write_significance_table(report: Report, out: TextIO) -> None:
     )
 
 
+def scr_paths(prefix: str) -> list[str]:
+    """The four files :func:`write_scr` writes."""
+    return [f"{prefix}-{part}" for part in ("seg.scr", "doc.scr", "sys.scr", "signature.txt")]
+
+
 def write_scr(report: Report, prefix: str) -> list[Path]:
     """Meteor 1.5 ``-sgml`` score files: ``PREFIX-seg.scr``, ``-doc.scr``, ``-sys.scr``.
 
@@ -642,32 +735,35 @@ def write_scr(report: Report, prefix: str) -> list[Path]:
     """
     setid = report.setid or "-"
     docs = report.docs or ["-"] * len(report.seg_ids)
-    seg_path = Path(f"{prefix}-seg.scr")
-    doc_path = Path(f"{prefix}-doc.scr")
-    sys_path = Path(f"{prefix}-sys.scr")
-    sig_path = Path(f"{prefix}-signature.txt")
+    seg_path, doc_path, sys_path, sig_path = (Path(p) for p in scr_paths(prefix))
 
     def seg_key(i: int) -> tuple[str, int, str]:
         sid = report.seg_ids[i]
         return (docs[i], int(sid) if sid.isdigit() else 0, sid)
 
     order = sorted(range(len(report.seg_ids)), key=seg_key)
-    with (
-        seg_path.open("w", encoding="utf-8") as seg_out,
-        doc_path.open("w", encoding="utf-8") as doc_out,
-        sys_path.open("w", encoding="utf-8") as sys_out,
-    ):
-        for s in report.systems:
-            for i in order:
-                seg_out.write(
-                    f"{setid}\t{s.name}\t{docs[i]}\t{report.seg_ids[i]}\t{s.segments[i].score!r}\n"
-                )
-            documents = s.documents or [("-", s.system)]
-            for d, sc in sorted(documents, key=lambda item: item[0]):
-                doc_out.write(f"{setid}\t{s.name}\t{d}\t{sc.score!r}\n")
-            sys_out.write(f"{setid}\t{s.name}\t{s.system.score!r}\n")
-    sig_path.write_text(report.signature + "\n", encoding="utf-8")
-    return [seg_path, doc_path, sys_path, sig_path]
+    seg_lines, doc_lines, sys_lines = [], [], []
+    for s in report.systems:
+        for i in order:
+            seg_lines.append(
+                f"{setid}\t{s.name}\t{docs[i]}\t{report.seg_ids[i]}\t{s.segments[i].score!r}\n"
+            )
+        documents = s.documents or [("-", s.system)]
+        for d, sc in sorted(documents, key=lambda item: item[0]):
+            doc_lines.append(f"{setid}\t{s.name}\t{d}\t{sc.score!r}\n")
+        sys_lines.append(f"{setid}\t{s.name}\t{s.system.score!r}\n")
+    outputs = [
+        (seg_path, seg_lines),
+        (doc_path, doc_lines),
+        (sys_path, sys_lines),
+        (sig_path, [report.signature + "\n"]),
+    ]
+    for path, lines in outputs:
+        try:
+            path.write_text("".join(lines), encoding="utf-8")
+        except OSError as error:
+            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    return [path for path, _ in outputs]
 
 
 # -- statistics files ---------------------------------------------------------------
@@ -742,7 +838,7 @@ def read_stats(path: str) -> StatsFile:
             body.append(line)
     if "parameters" not in meta or "signature" not in meta or not body:
         raise InputError(f"{path}: statistics file without parameters, signature or header")
-    params, stage_names = _params_from_dict(json.loads(meta["parameters"]), path)
+    params, stage_names = _params_from_dict(load_json(meta["parameters"], path), path)
     header = body[0].split("\t")
     expected = ["system", "document", "segment", *stats_columns(stage_names)]
     if header != expected:
@@ -757,7 +853,9 @@ def read_stats(path: str) -> StatsFile:
             values = [float(v) for v in fields[3:]]
         except ValueError:
             raise InputError(f"{path}: row {number} has a non-numeric statistic") from None
-        systems.setdefault(fields[0], []).append(Stats.from_list(values))
+        systems.setdefault(fields[0], []).append(
+            checked_stats(values, header[3:], f"{path}, row {number}")
+        )
         ids.setdefault(fields[0], []).append((fields[1], fields[2]))
     keys = list(ids.values())
     for name, k in ids.items():
@@ -777,10 +875,59 @@ def read_stats(path: str) -> StatsFile:
     )
 
 
-def _params_from_dict(data: dict[str, Any], path: str) -> tuple[Parameters, list[str]]:
+def checked_stats(values: Sequence[Any], columns: Sequence[str], where: str) -> Stats:
+    """A statistics row as :class:`Stats`, refused unless it could have been counted.
+
+    Every value is a whole number >= 0 (no NaN, infinity, fraction or sign), function
+    words and matches do not exceed the words, and chunks do not exceed matched words:
+    a row that breaks these would print a wrong score without any error.
+    """
+    if len(values) != len(columns):
+        raise InputError(f"{where}: {len(values)} statistics, expected {len(columns)}")
+    for name, value in zip(columns, values, strict=True):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or not 0 <= value <= 1e15
+            or value != int(value)
+        ):
+            raise InputError(
+                f"{where}: {name} = {str(value)[:40]} is not a count (a whole number >= 0)"
+            )
+    stats = Stats.from_list([float(v) for v in values])
+    for side in ("hyp", "ref"):
+        length = getattr(stats, f"{side}_len")
+        checks = [
+            (f"{side}_function", getattr(stats, f"{side}_function")),
+            (f"{side} matches", getattr(stats, f"{side}_matches")),
+            (f"{side}_matched_words", getattr(stats, f"{side}_matched_words")),
+        ]
+        for name, value in checks:
+            if value > length:
+                raise InputError(f"{where}: {name} ({value:g}) exceeds {side}_len ({length:g})")
+    if stats.chunks > min(stats.hyp_matched_words, stats.ref_matched_words):
+        raise InputError(f"{where}: more chunks ({stats.chunks:g}) than matched words")
+    return stats
+
+
+def check_parameters(params: Parameters, where: str) -> None:
+    """α, γ, δ and the weights in [0, 1], β finite and >= 0 (NaN refused)."""
+    ranges = [("alpha", params.alpha), ("gamma", params.gamma), ("delta", params.delta)]
+    ranges += [(f"weight {i + 1}", w) for i, w in enumerate(params.weights)]
+    for name, value in ranges:
+        if not 0.0 <= value <= 1.0:
+            raise InputError(f"{where}: {name} = {value!r} is outside 0..1")
+    if not (math.isfinite(params.beta) and params.beta >= 0.0):
+        raise InputError(f"{where}: beta = {params.beta!r} must be a finite number >= 0")
+
+
+def _params_from_dict(data: Any, path: str) -> tuple[Parameters, list[str]]:
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: the parameters are not a JSON object")
     fmean = data.get("fmean", "harmonic")
     if fmean not in ("harmonic", "nltk"):
-        raise InputError(f"{path}: unknown fmean {fmean!r} (harmonic or nltk)")
+        raise InputError(f"{path}: unknown fmean {str(fmean)[:40]!r} (harmonic or nltk)")
     try:
         params = Parameters(
             alpha=float(data["alpha"]),
@@ -791,31 +938,44 @@ def _params_from_dict(data: dict[str, Any], path: str) -> tuple[Parameters, list
             perfect_match_rule=bool(data["perfect_match_rule"]),
             fmean_form=fmean,
         )
-        return params, [str(s) for s in data["stages"]]
-    except (KeyError, TypeError, ValueError):
+        stages = [str(s) for s in data["stages"]]
+    except (KeyError, TypeError, ValueError, OverflowError):
         raise InputError(f"{path}: incomplete parameters in the statistics file") from None
+    if len(stages) != len(params.weights):
+        raise InputError(f"{path}: {len(stages)} stages but {len(params.weights)} weights")
+    check_parameters(params, path)
+    return params, stages
 
 
 def _read_stats_json(path: str, text: str) -> StatsFile:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{path}: invalid JSON ({error.msg})") from None
-    if "parameters" not in data or "signature" not in data:
+    data = load_json(text, path)
+    if not isinstance(data, dict) or "parameters" not in data or "signature" not in data:
         raise InputError(f"{path}: JSON output without 'parameters' and 'signature'")
     params, stage_names = _params_from_dict(data["parameters"], path)
-    entries = data.get("systems", [data])
-    systems = []
-    first: list[dict[str, Any]] = []
-    for entry in entries:
-        segs = entry.get("segments")
-        if segs is None:
-            raise InputError(f"{path}: no segment statistics (was it written with --system-only?)")
-        first = first or segs
-        systems.append((str(entry["hyp"]), [Stats.from_list(s["stats"]) for s in segs]))
-    docs = [str(s["document"]) for s in first] if first and "document" in first[0] else None
-    seg_ids = [str(s.get("id", s["segment"])) for s in first]
-    return StatsFile(data["signature"], params, stage_names, None, systems, seg_ids, docs)
+    columns = stats_columns(stage_names)
+    try:
+        entries = data.get("systems", [data])
+        systems = []
+        first: list[dict[str, Any]] = []
+        for entry in entries:
+            segs = entry.get("segments")
+            if segs is None:
+                raise InputError(
+                    f"{path}: no segment statistics (was it written with --system-only?)"
+                )
+            first = first or segs
+            if len(segs) != len(first):
+                raise InputError(f"{path}: systems with different numbers of segments")
+            records = [
+                checked_stats(s["stats"], columns, f"{path}, segment {i}")
+                for i, s in enumerate(segs, 1)
+            ]
+            systems.append((str(entry["hyp"]), records))
+        docs = [str(s["document"]) for s in first] if first and "document" in first[0] else None
+        seg_ids = [str(s.get("id", s["segment"])) for s in first]
+    except (KeyError, TypeError, AttributeError):
+        raise InputError(f"{path}: not the JSON output of 'meteorx score'") from None
+    return StatsFile(str(data["signature"]), params, stage_names, None, systems, seg_ids, docs)
 
 
 def iter_scored(records: Iterable[Stats], params: Parameters) -> list[Scored]:

@@ -57,7 +57,9 @@ def compute(stats: Stats, params: Parameters) -> Breakdown:
     """Precision, recall, Fmean, fragmentation, penalty and score of a record.
 
     Division by zero (empty input, nothing matched) scores 0 rather than failing, as
-    Meteor 1.5 does, and the score is clamped at 0.
+    Meteor 1.5 does, and the score is clamped at 0. Fragmentation is undefined (NaN)
+    when nothing matched, except in a record of no segments at all (empty input),
+    where it and the penalty are 0.
     """
     delta = params.delta
     weights = params.weights
@@ -90,8 +92,8 @@ def compute(stats: Stats, params: Parameters) -> Breakdown:
         and stats.ref_matches == stats.ref_len
         and stats.chunks == 1
     )
-    if perfect:
-        frag = 0.0
+    if perfect or stats.segments == 0:
+        frag = 0.0  # a record of no segments (empty input) has nothing to fragment
     elif matched_mean > 0:
         frag = stats.chunks / matched_mean
     else:

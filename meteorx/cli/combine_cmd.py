@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from typing import Any
 
@@ -41,7 +42,7 @@ def _check_range(name: str, value: float | None, upper: float | None) -> None:
 
     if value is None:
         return
-    if value < 0 or (upper is not None and value > upper):
+    if not math.isfinite(value) or value < 0 or (upper is not None and value > upper):
         allowed = f"0 <= {name} <= 1" if upper is not None else f"{name} >= 0"
         raise ConfigError(f"--{name} {value:g} is out of range (allowed: {allowed})")
 
@@ -49,10 +50,12 @@ def _check_range(name: str, value: float | None, upper: float | None) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from meteorx.cli.common import check_writable
     from meteorx.cli.evaluate import add_significance, build_report, write_report
     from meteorx.errors import ConfigError, InputError
-    from meteorx.formats import read_stats
+    from meteorx.formats import read_stats, scr_paths
 
+    check_writable(args.stats_out, *(scr_paths(args.scr) if args.scr else []))
     files = [read_stats(path) for path in args.stats]
     first = files[0]
     systems: dict[str, list[Any]] = {}

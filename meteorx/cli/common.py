@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import contextlib
+import errno
+import io
+import os
+import sys
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from meteorx.config import MeteorConfig
@@ -110,6 +115,21 @@ def add_input_args(parser: argparse.ArgumentParser, several_hyps: bool = True) -
     )
     fmt.add_argument("--doc-column", metavar="NAME", help="tsv/jsonl: document id column")
     fmt.add_argument("--id-column", metavar="NAME", help="tsv/jsonl: segment id column")
+    add_max_chars_arg(parser)
+
+
+def add_max_chars_arg(parser: argparse.ArgumentParser) -> None:
+    """--max-segment-chars: the bound on one segment's length (meteorx.inputs)."""
+    from meteorx.inputs import MAX_SEGMENT_CHARS
+
+    parser.add_argument(
+        "--max-segment-chars",
+        type=non_negative_int,
+        default=MAX_SEGMENT_CHARS,
+        metavar="N",
+        help=f"refuse a segment longer than N characters (default {MAX_SEGMENT_CHARS:,}; "
+        "0 = no limit): alignment time and memory grow faster than length",
+    )
 
 
 def add_run_args(parser: argparse.ArgumentParser) -> None:
@@ -117,7 +137,7 @@ def add_run_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         "-j",
-        type=int,
+        type=non_negative_int,
         default=1,
         metavar="N",
         help="score in N processes (identical results; 0 = one per CPU); default 1",
@@ -154,14 +174,14 @@ def add_significance_args(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--n-bootstrap",
-        type=_positive,
+        type=positive_int,
         default=1000,
         metavar="N",
         help="bootstrap resamples for --confidence and --paired-bs (default 1000)",
     )
     group.add_argument(
         "--ar-trials",
-        type=_positive,
+        type=positive_int,
         default=10000,
         metavar="N",
         help="trials for --paired-ar (default 10000)",
@@ -179,11 +199,36 @@ def add_output_args(parser: argparse.ArgumentParser) -> None:
         "--system-only", action="store_true", help="print only system scores, not segments"
     )
     parser.add_argument(
-        "--precision", type=int, default=6, metavar="N", help="decimals in text/tsv output"
+        "--precision",
+        type=_precision,
+        default=6,
+        metavar="N",
+        help=f"decimals in text/tsv output (0..{MAX_PRECISION}; default 6)",
     )
 
 
-def _positive(text: str) -> int:
+#: A double has 17 significant digits: more decimals print noise.
+MAX_PRECISION = 17
+
+
+def _precision(text: str) -> int:
+    value = non_negative_int(text)
+    if value > MAX_PRECISION:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_PRECISION}, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -191,3 +236,86 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+# -- output files and standard output ---------------------------------------------------
+
+
+def check_writable(*paths: str | None) -> None:
+    """Fail before any work if an output file cannot be created: its folder must exist
+    and be writable, and an existing path must be a writable file. ``None`` and ``-``
+    (standard output) are skipped."""
+    from meteorx.errors import OutputError
+
+    for path in paths:
+        if path is None or path == "-":
+            continue
+        folder = os.path.dirname(path) or "."
+        if os.path.isdir(path):
+            raise OutputError(f"cannot write {path}: it is a directory")
+        if not os.path.isdir(folder):
+            raise OutputError(f"cannot write {path}: no folder {folder}")
+        if os.path.exists(path):
+            if not os.access(path, os.W_OK):
+                raise OutputError(f"cannot write {path}: permission denied")
+        elif not os.access(folder, os.W_OK):
+            raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
+
+
+def open_output(path: str) -> Any:
+    """``open(path, "w")`` (UTF-8) with a failure as an :class:`OutputError`; writes to
+    the handle that fail (disk full) are turned into one too by :func:`output_error`."""
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise output_error(path, error) from None
+
+
+def output_error(path: str, error: OSError) -> Exception:
+    """The one-line error for a failed write to ``path``."""
+    from meteorx.errors import OutputError
+
+    return OutputError(f"cannot write {path}: {error.strerror or error}")
+
+
+class ClosedStdout(io.TextIOBase):
+    """Stands in for ``sys.stdout`` when the process started with standard output
+    closed: the first write fails like a write to a closed descriptor would."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+#: Errors a write to standard output gives (closed pipe, full disk, closed or bad fd).
+_STDOUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT, errno.EFBIG}
+
+
+def is_stdout_failure(error: OSError) -> bool:
+    """Whether ``error`` is a failed write to standard output (files opened by meteorx
+    report their own failures with the file's name, as :class:`OutputError`)."""
+    return error.errno in _STDOUT_ERRNOS and error.filename is None
+
+
+def stdout_failed(error: OSError) -> int:
+    """Report a failed write to standard output; the exit code to return.
+
+    A closed pipe (``meteorx score ... | head``) is the reader's choice: exit 0
+    silently. Anything else (disk full, closed descriptor) is one line on stderr and
+    exit 2. Standard output is then pointed at the null device, so that the
+    interpreter's final flush cannot print a traceback.
+    """
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+    if error.errno == errno.EPIPE:
+        return 0
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            print(
+                f"meteorx: error: cannot write to standard output: {error.strerror or error}",
+                file=sys.stderr,
+            )
+    return 2

@@ -26,6 +26,8 @@ def score_testset(
     """
     from meteorx.parallel import progress_bar, score_pairs
 
+    if not testset.refs:
+        print("meteorx: warning: the input has no segments; the score is 0", file=sys.stderr)
     for name, hyps in testset.systems:
         empty = sum(1 for h in hyps if not h.strip())
         if empty:
@@ -165,8 +167,13 @@ def write_report(report: Report, args: argparse.Namespace) -> None:
         if stats_out == "-":
             formats.write_stats(report, out)
             return
-        with open(stats_out, "w", encoding="utf-8") as handle:
-            formats.write_stats(report, handle)
+        from meteorx.cli.common import open_output, output_error
+
+        try:
+            with open_output(stats_out) as handle:
+                formats.write_stats(report, handle)
+        except OSError as error:  # e.g. the disk filled up while writing
+            raise output_error(stats_out, error) from None
     scr = getattr(args, "scr", None)
     if scr:
         formats.write_scr(report, scr)

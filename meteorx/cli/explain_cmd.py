@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import add_config_args
+from meteorx.cli.common import add_config_args, add_max_chars_arg
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -30,6 +30,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     which.add_argument("--worst", type=int, metavar="K", help="explain the K lowest-scoring lines")
     add_config_args(parser)
+    add_max_chars_arg(parser)
     parser.set_defaults(func=run)
     return parser
 
@@ -38,11 +39,14 @@ def run(args: argparse.Namespace) -> int:
     from meteorx.cli.common import config_from_args
     from meteorx.errors import InputError
     from meteorx.explain import explain_segment
-    from meteorx.inputs import read_parallel
+    from meteorx.inputs import check_length, read_parallel
     from meteorx.scorer import Scorer
 
     scorer = Scorer(config_from_args(args))
     hyps, refs = read_parallel(args.hyp, args.ref)
+    for path, lines in [(args.hyp, hyps), *zip(args.ref, refs, strict=True)]:
+        for number, line in enumerate(lines, 1):
+            check_length(line, f"{path}, line {number}", args.max_segment_chars)
     if args.line:
         for n in args.line:
             if not 1 <= n <= len(hyps):

@@ -14,7 +14,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 # pydantic scans every installed distribution for its own plugins (observability
 # hooks) the first time a model validates: 20-40 ms of each run's start-up, for hooks
@@ -22,8 +22,16 @@ from typing import TextIO
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from meteorx import __version__
-from meteorx.cli.common import EPILOG
+from meteorx.cli.common import EPILOG, ClosedStdout, is_stdout_failure, stdout_failed
 from meteorx.errors import MeteorxError, MeteorxWarning
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument error is one line, like every other error (``--help`` shows usage);
+    subcommand parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         tune_cmd,
     )
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="meteorx",
         description="METEOR for every language: score hypotheses against references.",
         epilog=EPILOG,
@@ -79,20 +87,26 @@ _python_show_warning = warnings.showwarning
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``meteorx`` console script."""
     warnings.showwarning = _show_warning
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    if sys.stdout is None:  # started with standard output closed
+        sys.stdout = ClosedStdout()
     try:
-        return int(args.func(args))
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        code = int(args.func(args))
+        sys.stdout.flush()  # a full disk shows here, not in the interpreter's exit
+        return code
     except MeteorxError as error:
         print(f"meteorx: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+    except OSError as error:
+        if is_stdout_failure(error):
+            return stdout_failed(error)
+        raise
 
 
 if __name__ == "__main__":

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import add_config_args, add_input_args, add_run_args
+from meteorx.cli.common import (
+    add_config_args,
+    add_input_args,
+    add_run_args,
+    non_negative_int,
+    positive_int,
+)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -26,13 +32,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--title", default="meteorx report", help="page title")
     parser.add_argument(
         "--expanded",
-        type=int,
+        type=non_negative_int,
         default=10,
         metavar="K",
         help="segments whose alignment grids are open when the page loads (default 10)",
     )
     parser.add_argument(
-        "--n-bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)"
+        "--n-bootstrap",
+        type=positive_int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples (1000)",
     )
     parser.add_argument("--seed", type=int, default=12345, metavar="N", help="random seed")
     add_run_args(parser)
@@ -45,15 +55,15 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from meteorx import significance as sig
-    from meteorx.cli.common import config_from_args
+    from meteorx.cli.common import check_writable, config_from_args, output_error
     from meteorx.cli.evaluate import extend_signature, score_testset
-    from meteorx.errors import InputError
     from meteorx.formats import read_input
     from meteorx.report import SystemSummary, render_report
     from meteorx.scorer import Scorer
     from meteorx.signature import signature
     from meteorx.stats import sum_stats
 
+    check_writable(args.output)
     scorer = Scorer(config_from_args(args))
     testset = read_input(
         args.input_format,
@@ -63,9 +73,8 @@ def run(args: argparse.Namespace) -> int:
         args.ref_column,
         args.doc_column,
         args.id_column,
+        max_chars=args.max_segment_chars,
     )
-    if args.n_bootstrap < 1:
-        raise InputError("--n-bootstrap must be at least 1")
     results = score_testset(scorer, testset, jobs=args.jobs, quiet=args.quiet)
     stage_names = [s.stage_name for s in scorer.config.stages]
     names = _display_names([name for name, _ in testset.systems])
@@ -111,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
         significance_note=note,
         expanded=args.expanded,
     )
-    Path(args.output).write_text(page, encoding="utf-8")
+    try:
+        Path(args.output).write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise output_error(args.output, error) from None
     print(f"meteorx: wrote {args.output} ({len(page) // 1024} KiB)", file=sys.stderr)
     return 0
 

@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from meteorx.scorer import Scorer
     from meteorx.signature import signature
 
+    check_score_args(args)
     scorer = Scorer(config_from_args(args))
     assume_english = args.preset is None and args.config is None and args.lang is None
     if args.stream:
@@ -87,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         args.ref_column,
         args.doc_column,
         args.id_column,
+        max_chars=args.max_segment_chars,
     )
     if assume_english:
         _warn_if_not_english([r[0] for r in testset.refs[:_SAMPLE] if r])
@@ -107,6 +109,17 @@ def run(args: argparse.Namespace) -> int:
     add_significance(report, args)
     write_report(report, args)
     return 0
+
+
+def check_score_args(args: argparse.Namespace) -> None:
+    """Argument problems found before any work: standard input named twice, output
+    files that cannot be created (a missing or read-only folder)."""
+    from meteorx.cli.common import check_writable
+    from meteorx.formats import scr_paths
+    from meteorx.inputs import check_stdin_once
+
+    check_stdin_once([*args.hyp, *args.ref])
+    check_writable(args.stats_out, *(scr_paths(args.scr) if args.scr else []))
 
 
 #: Lines looked at to guess whether text assumed to be English is English.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import add_config_args, add_run_args
+from meteorx.cli.common import add_config_args, add_run_args, positive_int
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -92,7 +92,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     search.add_argument(
         "--fixed-weights", action="store_true", help="keep the stage weights of the config"
     )
-    search.add_argument("--rounds", type=int, default=3, metavar="N", help="search rounds (3)")
+    search.add_argument(
+        "--rounds", type=positive_int, default=3, metavar="N", help="search rounds (3)"
+    )
     out = parser.add_argument_group("output")
     out.add_argument("--output", "-o", required=True, metavar="FILE.yaml", help="tuned config")
     out.add_argument("--name", help="configuration name written into the file (signatures)")
@@ -105,14 +107,18 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    import math
     import sys
     from pathlib import Path
 
     from meteorx import __version__
     from meteorx import tune as T
-    from meteorx.cli.common import config_from_args
+    from meteorx.cli.common import check_writable, config_from_args, output_error
     from meteorx.errors import InputError
 
+    check_writable(args.output)
+    if not math.isfinite(args.darr_threshold) or args.darr_threshold < 0:
+        raise InputError(f"--darr-threshold must be a number >= 0, got {args.darr_threshold}")
     config = config_from_args(args)
     human_seg: dict[tuple[str, int], float] = {}
     seg_what = ""
@@ -203,7 +209,10 @@ def run(args: argparse.Namespace) -> int:
         "Agreement before -> after (default parameters -> these):",
         *[f"  {m:12s} {lbl:9s} {b:+.4f} -> {a:+.4f}" for m, lbl, b, a in table],
     ]
-    Path(args.output).write_text(T.config_yaml(tuned, header), encoding="utf-8")
+    try:
+        Path(args.output).write_text(T.config_yaml(tuned, header), encoding="utf-8")
+    except OSError as error:
+        raise output_error(args.output, error) from None
     out = sys.stdout
     out.write(f"objective: {objective} ({part_text})\n")
     out.write(f"default: {result.base.describe(stage_names)}\n")

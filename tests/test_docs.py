@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from meteorx import hookspecs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,3 +66,32 @@ def test_every_public_name_resolves() -> None:
     for name in meteorx.__all__:
         assert getattr(meteorx, name) is not None, name
     assert meteorx.MeteorConfig.__name__ == "MeteorConfig"
+
+
+def test_presets_are_described_by_whole_sentences(capsys: pytest.CaptureFixture[str]) -> None:
+    """``meteorx presets`` shows each preset's first sentence, never a cut one."""
+    from importlib import resources
+
+    from meteorx.cli.info_cmd import _description
+    from meteorx.cli.main import main
+
+    assert main(["presets"]) == 0
+    out = capsys.readouterr().out
+    entries = re.split(r"\n(?=\S)", out.strip())
+    files = resources.files("meteorx.configs")
+    assert len(entries) >= 20
+    for entry in entries:
+        name, shown = entry.split(None, 1)
+        shown = " ".join(shown.split())  # undo the wrapping
+        header = " ".join(
+            ln[1:].strip()
+            for ln in files.joinpath(f"{name}.yaml").read_text("utf-8").splitlines()
+            if ln.startswith("#")
+        )
+        assert shown == _description(files.joinpath(f"{name}.yaml").read_text("utf-8"))
+        assert header.startswith(shown), name
+    assert _description("# One. Two.\n# Three.\nx: 1\n") == "One."
+    assert _description("# Uses e.g. stems. More.\n") == "Uses e.g. stems."
+    assert _description("# Meteor 1.5 English tuned on WMT21\n#\n# Written by...\n") == (
+        "Meteor 1.5 English tuned on WMT21"
+    )

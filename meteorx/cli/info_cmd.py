@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
+import textwrap
 from typing import Any
 
 from meteorx.cli.common import add_config_args
@@ -43,8 +46,21 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _first_comment(text: str) -> str:
-    return next((ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")), "")
+def _description(text: str) -> str:
+    """A preset's description: the first sentence of its leading comment paragraph
+    (the whole paragraph when it has no sentence end)."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("#") or (lines and not line[1:].strip()):
+            break
+        lines.append(line[1:].strip())
+    paragraph = " ".join(filter(None, lines))
+    end = _SENTENCE_END.search(paragraph)
+    return paragraph[: end.start() + 1] if end else paragraph
+
+
+# A full stop followed by a space or the end, not in "e.g." / "i.e.".
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.(?=\s|$)")
 
 
 def tuned_preset_names() -> list[str]:
@@ -67,9 +83,11 @@ def cmd_presets(args: argparse.Namespace) -> int:
     from meteorx.config import preset_names
 
     files = resources.files("meteorx.configs")
+    width = max(60, min(shutil.get_terminal_size().columns, 100))
     for name in [*preset_names(), *tuned_preset_names()]:
         text = files.joinpath(f"{name}.yaml").read_text("utf-8")
-        print(f"{name:22s} {_first_comment(text)}")
+        line = f"{name:22s} {_description(text)}"
+        print(textwrap.fill(line, width, subsequent_indent=" " * 23, break_on_hyphens=False))
     return 0
 
 

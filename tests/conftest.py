@@ -38,7 +38,7 @@ XRAY = DATA / "meteor15-examples"
 STRICT = os.environ.get("METEORX_TEST_REQUIRE_RESOURCES", "") not in ("", "0")
 
 
-def _unavailable(reason: str) -> None:
+def unavailable(reason: str) -> None:
     if STRICT:
         pytest.fail(f"{reason} (METEORX_TEST_REQUIRE_RESOURCES is set)", pytrace=False)
     pytest.skip(reason)
@@ -105,21 +105,21 @@ def require_wordnet() -> None:
     """Skip (fail in strict mode) unless WordNet 3.0 is installed."""
     reason = wordnet_missing()
     if reason:
-        _unavailable(reason)
+        unavailable(reason)
 
 
 def require_jar() -> None:
     """Skip (fail in strict mode) unless the Meteor 1.5 jar and Java can run."""
     reason = jar_missing()
     if reason:
-        _unavailable(reason)
+        unavailable(reason)
 
 
 def require_paraphrase_en() -> None:
     """Skip (fail in strict mode) unless the English paraphrase table is installed."""
     reason = paraphrase_en_missing()
     if reason:
-        _unavailable(reason)
+        unavailable(reason)
 
 
 def require_full_english() -> None:
@@ -147,7 +147,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             require()
 
 
-def _missing_resources() -> list[str]:
+def missing_resources() -> list[str]:
     found = (wordnet_missing(), jar_missing(), paraphrase_en_missing())
     return [reason for reason in found if reason]
 
@@ -164,7 +164,7 @@ def pytest_runtest_makereport(
         and not STRICT
         and excinfo is not None
         and excinfo.errisinstance(ResourceError)
-        and _missing_resources()
+        and missing_resources()
     ):
         path, line, _ = item.reportinfo()
         report.outcome = "skipped"

@@ -1,19 +1,148 @@
-"""Documentation meta-tests: every hook is documented, and the README quick start runs."""
+"""Documentation meta-tests: every hook is documented, and every command in the README
+runs as written.
+
+The README is read when the tests are collected: each logical line of its ``bash``
+blocks, each ``python`` block and each shown ``$ meteorx ...`` session is one test,
+run in a scratch folder holding ``examples/`` and ``configs/`` (and the files the README
+shows in ``yaml`` blocks named by their first comment, such as ``my-metric.yaml``),
+with this interpreter's ``bin`` folder first on ``PATH``. The commands not run are
+listed in ``NOT_RUN`` with the reason. A command failing because WordNet, the jar or
+the paraphrase table is not installed skips (see ``tests/conftest.py``).
+"""
 
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from meteorx import hookspecs
+from tests.conftest import STRICT, missing_resources, unavailable
 
 REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+
+#: README commands the tests do not run, and why (matched at the start of the command).
+NOT_RUN: dict[str, str] = {
+    r"pip install\b": "installs packages: what the test environment was made with",
+    r"python -m pytest\b": "runs this test suite itself",
+    r"(ruff|mypy)\b": "development checks over the whole tree: CI (.ci/run) runs them",
+    r"spark-submit\b": "needs a Spark cluster and a job script (tests/test_spark.py runs "
+    "meteorx.spark on local[2] when pyspark is installed)",
+    r"meteorx resources install\b": "installs resources into the user's data folder",
+}
+
+
+class Snippet(NamedTuple):
+    """One runnable piece of the README."""
+
+    kind: str  # "bash", "python" or "session" ($ command, then its exact output)
+    line: int  # line of the README where it starts
+    text: str
+    output: str = ""
+
+
+def _readme_snippets(text: str) -> list[Snippet]:
+    snippets: list[Snippet] = []
+    for block in re.finditer(r"^```(\w*)\n(.*?)^```", text, flags=re.S | re.M):
+        lang, body = block.group(1), block.group(2)
+        first = text.count("\n", 0, block.start()) + 2  # the block's first line
+        if lang == "bash":
+            logical = ""
+            for offset, raw in enumerate(body.splitlines()):
+                if not logical:
+                    start = first + offset
+                logical += raw
+                if logical.endswith("\\"):  # a continued line
+                    logical = logical[:-1]
+                    continue
+                if logical.strip() and not logical.lstrip().startswith("#"):
+                    snippets.append(Snippet("bash", start, logical.strip()))
+                logical = ""
+        elif lang == "python":
+            snippets.append(Snippet("python", first, body))
+        elif not lang and body.startswith("$ meteorx "):
+            command, _, output = body.partition("\n")
+            snippets.append(Snippet("session", first, command[2:], output))
+    return snippets
+
+
+def _named_files(text: str) -> dict[str, str]:
+    """The README's ``yaml`` blocks whose first line names a file (``# my-metric.yaml``)."""
+    files = {}
+    for block in re.finditer(r"^```yaml\n# ([\w.-]+\.yaml)\n(.*?)^```", text, flags=re.S | re.M):
+        files[block.group(1)] = block.group(2)
+    return files
+
+
+def _not_run(snippet: Snippet) -> str | None:
+    if snippet.kind != "bash":
+        return None
+    return next((why for rx, why in NOT_RUN.items() if re.match(rx, snippet.text)), None)
+
+
+SNIPPETS = _readme_snippets(README.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder laid out like a checkout, for the README's relative paths."""
+    folder = tmp_path_factory.mktemp("readme")
+    for name in ("examples", "configs"):
+        shutil.copytree(REPO / name, folder / name)
+    for name, body in _named_files(README.read_text(encoding="utf-8")).items():
+        (folder / name).write_text(body, encoding="utf-8")
+    return folder
+
+
+def _run_snippet(snippet: Snippet, folder: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env.pop("METEORX_PLUGINS", None)
+    if snippet.kind == "python":
+        argv = [sys.executable, "-c", snippet.text]
+    else:
+        argv = ["bash", "-c", snippet.text]
+    return subprocess.run(
+        argv, cwd=folder, env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    "snippet", SNIPPETS, ids=[f"L{s.line}-{s.kind}-{s.text.split()[0]}" for s in SNIPPETS]
+)
+def test_readme_command_runs_as_written(snippet: Snippet, scratch: Path) -> None:
+    reason = _not_run(snippet)
+    if reason:
+        pytest.skip(f"README line {snippet.line} not run: {reason}")
+    done = _run_snippet(snippet, scratch)
+    if done.returncode != 0:
+        missing = missing_resources()
+        if missing and not STRICT and "install" in done.stderr:
+            unavailable(f"{'; '.join(missing)} ({done.stderr.strip()})")
+        pytest.fail(
+            f"README line {snippet.line} failed (exit {done.returncode}):\n{snippet.text}\n"
+            f"--- stdout ---\n{done.stdout}\n--- stderr ---\n{done.stderr}",
+            pytrace=False,
+        )
+    if snippet.kind == "session":
+        assert done.stdout == snippet.output, f"README line {snippet.line}: output differs"
+
+
+def test_readme_has_commands_of_every_kind() -> None:
+    """The parser finds the README's commands (a guard against a silent empty test)."""
+    kinds = {s.kind for s in SNIPPETS}
+    assert kinds == {"bash", "python", "session"}
+    assert sum(s.kind == "bash" and _not_run(s) is None for s in SNIPPETS) >= 10
+    assert "my-metric.yaml" in _named_files(README.read_text(encoding="utf-8"))
 
 
 def _hook_names() -> list[str]:

@@ -253,19 +253,20 @@ class _ConfigLoader(yaml.SafeLoader):
             )
         return super().construct_document(node)
 
-    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         if isinstance(node, yaml.MappingNode):
             seen: dict[tuple[str, str], int] = {}
             for key, _ in node.value:
                 if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
                     continue
                 line = key.start_mark.line + 1
-                first = seen.setdefault((key.tag, key.value), line)
-                if first != line:
+                if (key.tag, key.value) in seen:
+                    first = seen[key.tag, key.value]
                     raise ConfigError(
                         f"duplicate key {quote(key.value)} (line {line}; first on line {first})"
                     )
-        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+                seen[key.tag, key.value] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 def _expanded_size(root: yaml.Node) -> int:

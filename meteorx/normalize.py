@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Literal
 
 from meteorx.config import NormalizeConfig
 from meteorx.languages import Language
@@ -29,7 +30,7 @@ def unicode_form(config: NormalizeConfig) -> Callable[[str], str] | None:
     """
     if config.unicode == "none":
         return None
-    form = config.unicode.upper()
+    form: Literal["NFC", "NFKC"] = "NFC" if config.unicode == "nfc" else "NFKC"
     normalize = unicodedata.normalize
 
     def to_form(text: str) -> str:

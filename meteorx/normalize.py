@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Literal
 
 from meteorx.config import NormalizeConfig
+from meteorx.errors import MeteorxError, PluginError
 from meteorx.languages import Language
 from meteorx.registry import Registry
 
@@ -39,15 +40,39 @@ def unicode_form(config: NormalizeConfig) -> Callable[[str], str] | None:
     return to_form
 
 
+def _checked(
+    tokenizer: Callable[[str], list[str]], name: str, owner: str
+) -> Callable[[str], list[str]]:
+    """The tokenizer with its output checked (a list of strings): a plugin's failure is
+    a PluginError naming it, not an obscure error further on."""
+
+    def checked(line: str) -> list[str]:
+        try:
+            tokens = tokenizer(line)
+            if type(tokens) is not list:
+                tokens = list(tokens)
+            "".join(tokens)  # TypeError unless every token is a string
+        except MeteorxError:
+            raise
+        except Exception as error:
+            text = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+            raise PluginError(f"tokenizer {name!r} (plugin {owner!r}) failed: {text}") from error
+        return tokens
+
+    return checked
+
+
 def build_normalizer(
     config: NormalizeConfig, language: Language, registry: Registry
 ) -> Callable[[str], list[str]]:
     """A function turning one line of text into the tokens METEOR compares."""
-    tokenizer = registry.tokenizer(config.tokenizer)(language)
+    made = registry.tokenizer(config.tokenizer)(language)
+    owner = registry.owners.get(f"tokenizer:{config.tokenizer}", "?")
+    tokenizer = made if made is str.split else _checked(made, config.tokenizer, owner)
     to_form = unicode_form(config)
     tokenize = tokenizer if to_form is None else lambda line: tokenizer(to_form(line))
     # A tokenizer that lowercases itself (Meteor's -norm) needs no second pass.
-    lowercase = config.lowercase and not getattr(tokenizer, "lowercased", False)
+    lowercase = config.lowercase and not getattr(made, "lowercased", False)
     drop_punct = config.punctuation == "drop"
     if not lowercase and not drop_punct:
         return tokenize

@@ -142,6 +142,18 @@ def test_raising_matcher_is_a_plugin_error(engine: str) -> None:
         scorer.segment("a b", "a b")
 
 
+@pytest.mark.parametrize("output", [None, [1, 2], ["a", None], 7])
+def test_tokenizer_returning_non_strings_is_a_plugin_error(engine: str, output: Any) -> None:
+    registry = get_registry()
+    registry.tokenizers["odd"] = lambda language: lambda line: output
+    registry.owners["tokenizer:odd"] = "odd-plugin"
+    scorer = Scorer(
+        {"extends": "li", "language": "en", "normalize": {"tokenizer": "odd"}}, registry=registry
+    )
+    with pytest.raises(PluginError, match=r"tokenizer 'odd' \(plugin 'odd-plugin'\) failed"):
+        scorer.segment("a b", "a b")
+
+
 _CLI_WITH_HOSTILE_PLUGIN = """
 import sys
 import meteorx.scorer as scorer_module

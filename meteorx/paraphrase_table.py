@@ -1,4 +1,4 @@
-"""Meteor paraphrase tables: reading the gzip text format and a compiled, mmap-able form.
+"""Meteor paraphrase tables: reading the gzip text format and a compiled, cached form.
 
 Format (Meteor 1.5's ``paraphrase-<lang>.gz``)
 ----------------------------------------------
@@ -15,23 +15,28 @@ the rules in both directions. The English table shipped by the PyPI package
 
 Compiled form
 -------------
-A table is compiled once into one file under the user cache folder
-(:func:`meteorx.resources.cache_dir`, subfolder ``paraphrase-v3``) named after a
-fingerprint of the source (size, mtime, gzip trailer, first 64 KiB). The file holds:
+A table is compiled once into one cache file (:mod:`meteorx.cache`: data only, with a
+digest checked on every load) under the user cache folder, subfolder ``paraphrase-v4``,
+named after a fingerprint of the source (size, mtime, gzip trailer, first 64 KiB), which
+its header also records. The file holds these sections:
 
 * *targets*: the paraphrase lines, grouped by phrase (a phrase's paraphrases keep
-  their file order), read through ``mmap`` and decoded only when a sentence needs them;
+  their file order), decoded only when a sentence needs them;
 * *group offsets*: where each phrase's group of lines starts (``uint64``);
 * *keys*: every phrase and every proper prefix of one (at word boundaries), sorted,
   one per line, with a ``uint64`` *value* each: ``group << 1 | more`` where ``group``
   numbers the phrase's paraphrase group from 1 (0 for a prefix that is no phrase) and
   ``more`` says that a longer phrase starts with this key, so a left-to-right walk
   over a sentence stops as soon as no phrase can continue (Meteor 1.5 walks a trie);
-* a *directory* from each first word to its run of keys, and metadata (JSON)
-  including the SHA-256 of the source file.
+* a *directory* from each first word to its run of keys (the words, one per line, and
+  ``uint64`` triples: where the run starts and ends in *keys*, and its first key's
+  number), and metadata (in the header) including the SHA-256 of the source file.
 
-Opening the compiled file reads the directory only (~17 k first words for English, a
-few milliseconds); a first word's keys are read the first time a sentence contains it.
+Opening the compiled file reads it into memory and verifies its digest (the English
+table is 107 MB: about 50 ms to read, 3 ms to check with XXH3 or 50 ms with SHA-256),
+then decodes the directory only (~17 k first words); a first word's keys are read the
+first time a sentence contains it. The file is read, not mapped, so that truncating or
+rewriting it during a run cannot kill the run (``SIGBUS``) or change its results.
 
 Compiling a sorted table (Meteor's are) works on whole decompressed blocks at once
 with ``numpy`` (line ends, runs of equal phrases and the paraphrase lines are found by
@@ -52,14 +57,9 @@ import contextlib
 import hashlib
 import importlib
 import io
-import json
-import marshal
-import mmap
 import os
 import queue
 import re
-import struct
-import tempfile
 import threading
 import time
 import zlib
@@ -74,8 +74,17 @@ from typing import IO, Any, TypeVar
 
 import numpy as np
 
+from meteorx.cache import (
+    CacheError,
+    CacheFile,
+    Writer,
+    cache_dir,
+    parse,
+    read,
+    replacing,
+    warn_once,
+)
 from meteorx.errors import ResourceError
-from meteorx.resources import cache_dir
 
 __all__ = [
     "FORMAT_VERSION",
@@ -89,13 +98,10 @@ __all__ = [
 ]
 
 #: Bump when the compiled layout changes (old cache files are then ignored).
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
-_MAGIC = b"MXPARA\x00\x03"
-# magic, format version, a byte-order mark (native uint64 arrays), then (offset, length)
-# of: targets, group offsets, keys, values, directory, metadata.
-_HEADER = struct.Struct("<8sQ8s12Q")
-_BYTE_ORDER = struct.pack("=Q", 0x0102030405060708)
+#: The sections of a compiled table, in the order of the native matcher's layout.
+_SECTIONS = ("targets", "offsets", "keys", "values", "directory.words", "directory.runs")
 _GZIP_MAGIC = b"\x1f\x8b"
 _READ_BLOCK = 1 << 20  # compressed bytes per read (about 4.5 MB of text)
 _CACHE_KIND = f"paraphrase-v{FORMAT_VERSION}"
@@ -519,10 +525,8 @@ class _Builder:
     def __init__(self, out: IO[bytes], base: int) -> None:
         out.seek(base)
         out.truncate()
-        out.write(b"\0" * _HEADER.size)
-        self.out = out
-        self.base = base
-        self.targets_at = out.tell()
+        self.writer = Writer(out)
+        self.writer.begin("targets")
         self.targets_len = 0
         self.offsets: list[np.ndarray] = []  # start of each group in the targets
         self.groups = 0
@@ -536,7 +540,7 @@ class _Builder:
 
     def targets(self, data: bytes, starts: np.ndarray | list[int]) -> None:
         """Paraphrase lines (``\\n``-terminated) and where new groups start in them."""
-        self.out.write(data)
+        self.writer.write(data)
         self.offsets.append(np.asarray(starts, dtype=np.uint64) + np.uint64(self.targets_len))
         self.targets_len += len(data)
         self.groups += len(starts)
@@ -557,33 +561,28 @@ class _Builder:
         self.key_count += len(keys.values)
         self.longest = max(self.longest, keys.longest)
 
-    def finish(self, source: Path, sha256: str, started: float) -> dict[str, Any]:
-        """Write the index sections and the header."""
-        out = self.out
-        sections: list[tuple[int, int]] = [(self.targets_at - self.base, self.targets_len)]
-
-        def section(data: bytes) -> None:
-            out.write(b"\0" * (-out.tell() % 8))
-            sections.append((out.tell() - self.base, len(data)))
-            out.write(data)
-
+    def finish(self, source: Path, key: str, sha256: str, started: float) -> dict[str, Any]:
+        """Write the index sections, the header and the digest."""
+        writer = self.writer
+        writer.end()
         ends = np.array([self.targets_len], dtype=np.uint64)
-        section(np.concatenate([*self.offsets, ends]).astype(np.uint64).tobytes())
-        section(b"".join(self.key_texts))
-        section(np.concatenate([*self.values, np.zeros(0, np.uint64)]).astype(np.uint64).tobytes())
-        # a first word's keys run from its own key to the next one-word key
-        directory: dict[str, Any] = {}
+        writer.section("offsets", np.concatenate([*self.offsets, ends]).astype(np.uint64))
+        writer.section("keys", b"".join(self.key_texts))
+        writer.section("values", np.concatenate([*self.values, np.zeros(0, np.uint64)]))
+        # a first word's keys run from its own key to the next one-word key (a word in
+        # several runs cannot happen in key order; it is listed once per run)
         singles = self.singles
-        for (word, number, offset), (_, _, following) in zip(
-            singles, [*singles[1:], ("", 0, self.key_bytes)], strict=True
-        ):
-            entry = (offset, following - 1, number)
-            previous = directory.get(word)
-            if previous is None:
-                directory[word] = entry
-            else:  # cannot happen in key order; read correctly all the same
-                directory[word] = [*(previous if isinstance(previous, list) else [previous]), entry]
-        section(marshal.dumps(directory))
+        runs = np.array(
+            [
+                (offset, following - 1, number)
+                for (_, number, offset), (_, _, following) in zip(
+                    singles, [*singles[1:], ("", 0, self.key_bytes)], strict=True
+                )
+            ],
+            dtype=np.uint64,
+        ).reshape(-1, 3)
+        writer.section("directory.words", "\n".join(word for word, _, _ in singles).encode())
+        writer.section("directory.runs", runs)
         meta = {
             "format": FORMAT_VERSION,
             "source": os.fspath(source),
@@ -591,16 +590,11 @@ class _Builder:
             "entries": self.entries,
             "phrases": self.groups,
             "keys": self.key_count,
-            "first_words": len(directory),
+            "first_words": len(set(word for word, _, _ in singles)),
             "max_phrase_words": self.longest,
             "compile_seconds": round(time.perf_counter() - started, 3),
         }
-        section(json.dumps(meta, sort_keys=True).encode())
-        end = out.tell()
-        out.seek(self.base)
-        layout = [value for pair in sections for value in pair]
-        out.write(_HEADER.pack(_MAGIC, FORMAT_VERSION, _BYTE_ORDER, *layout))
-        out.seek(end)
+        writer.finish(_CACHE_KIND, key, meta)
         return meta
 
 
@@ -722,12 +716,17 @@ class _Compiled:
     meta: dict[str, Any]
 
 
-def compile_table(path: str | os.PathLike[str], out: IO[bytes]) -> _Compiled:
-    """Compile the table at ``path`` into ``out`` (a seekable binary file).
+def compile_table(
+    path: str | os.PathLike[str], out: IO[bytes], key: str | None = None
+) -> _Compiled:
+    """Compile the table at ``path`` into ``out`` (a seekable binary file) as a cache
+    file for source ``key`` (default: the table's :func:`fingerprint`).
 
     :raises ResourceError: unreadable, truncated or empty table.
     """
     source = Path(path)
+    if key is None:
+        key = fingerprint(source)
     started = time.perf_counter()
     base = out.tell()
     builder = _Builder(out, base)
@@ -759,7 +758,7 @@ def compile_table(path: str | os.PathLike[str], out: IO[bytes]) -> _Compiled:
             general.close()
     if not builder.groups:
         raise ResourceError(f"paraphrase table {source} has no entries")
-    return _Compiled(builder.finish(source, digest.hexdigest(), started))
+    return _Compiled(builder.finish(source, key, digest.hexdigest(), started))
 
 
 def fingerprint(path: str | os.PathLike[str]) -> str:
@@ -791,7 +790,7 @@ class ParaphraseTable:
 
     def __init__(
         self,
-        data: bytes | mmap.mmap,
+        data: bytes,
         layout: tuple[int, ...],
         directory: dict[str, Any],
         meta: dict[str, Any],
@@ -977,61 +976,56 @@ class ParaphraseTable:
         return self._native
 
     def close(self) -> None:
-        """Release the mapped file (the table is unusable afterwards)."""
-        self._native = None  # it holds a view of the mapped file
+        """Release the table's memory views (the table is unusable afterwards)."""
+        self._native = None  # it holds a view of the data
         self._native_tried = True
         self._offsets.release()
         self._values.release()
         self._view.release()
-        if isinstance(self._data, mmap.mmap):
-            self._data.close()
 
 
-def _layout(data: bytes | mmap.mmap) -> tuple[int, ...]:
-    if len(data) < _HEADER.size:
-        raise ValueError("short file")
-    magic, version, order, *layout = _HEADER.unpack_from(data, 0)
-    if magic != _MAGIC or version != FORMAT_VERSION or order != _BYTE_ORDER:
-        raise ValueError("not a compiled paraphrase table of this version")
-    if layout[10] + layout[11] != len(data) or any(
-        start % 8 or start + size > len(data)
-        for start, size in zip(layout[2::2], layout[3::2], strict=True)
-    ):
-        raise ValueError("corrupt compiled paraphrase table")
-    return tuple(layout)
+def _directory(compiled: CacheFile) -> dict[str, Any]:
+    """First word -> ``(start, end, first key)`` (a list of those for a word in several
+    runs), from the directory sections."""
+    text = str(compiled.view("directory.words"), "utf-8")
+    runs = compiled.view("directory.runs").cast("Q").tolist()
+    words = text.split("\n") if runs else []
+    if 3 * len(words) != len(runs):
+        raise ValueError("inconsistent paraphrase table directory")
+    directory: dict[str, Any] = {}
+    for word, entry in zip(words, zip(runs[::3], runs[1::3], runs[2::3], strict=True), strict=True):
+        previous = directory.get(word)
+        if previous is None:
+            directory[word] = entry
+        else:
+            directory[word] = [*(previous if isinstance(previous, list) else [previous]), entry]
+    return directory
 
 
 def _table(
-    data: bytes | mmap.mmap, source: Path, cache_path: Path | None, from_cache: bool, started: float
+    compiled: CacheFile, source: Path, cache_path: Path | None, from_cache: bool, started: float
 ) -> ParaphraseTable:
-    layout = _layout(data)
-    directory = marshal.loads(data[layout[8] : layout[8] + layout[9]])
-    meta = json.loads(data[layout[10] : layout[10] + layout[11]])
-    if not isinstance(directory, dict) or not isinstance(meta, dict):
-        raise ValueError("corrupt compiled paraphrase table")
+    """The table held by a verified cache file.
+
+    :raises ValueError: its sections do not fit together (a rebuild is due).
+    """
+    layout: list[int] = []
+    for name in _SECTIONS[:4]:
+        layout += compiled.sections[name]
+    layout += [0, 0, 0, 0]  # the native matcher reads neither the directory nor the header
+    offsets, values = layout[3], layout[7]
+    if offsets < 8 or offsets % 8 or values % 8:
+        raise ValueError("inconsistent paraphrase table sections")
     return ParaphraseTable(
-        data,
-        layout,
-        directory,
-        meta,
+        compiled.data,
+        tuple(layout),
+        _directory(compiled),
+        compiled.meta,
         path=source,
         cache_path=cache_path,
         from_cache=from_cache,
         load_seconds=time.perf_counter() - started,
     )
-
-
-def _open_compiled(
-    path: Path, source: Path, started: float, *, from_cache: bool
-) -> ParaphraseTable:
-    """Map a compiled file."""
-    with open(path, "rb") as handle:
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    try:
-        return _table(mapped, source, path, from_cache, started)
-    except Exception:
-        mapped.close()
-        raise
 
 
 _LOADED: dict[tuple[str, str, bool], ParaphraseTable] = {}
@@ -1069,27 +1063,24 @@ def clear_loaded() -> None:
 def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
     started = time.perf_counter()
     folder = cache_dir(_CACHE_KIND) if use_cache else None
-    target = folder / f"{key}.mxpt" if folder is not None else None
-    if target is not None and target.is_file():
-        with contextlib.suppress(Exception):  # corrupt or stale: compile again
-            return _open_compiled(target, source, started, from_cache=True)
+    target = folder / f"{key}.mxc" if folder is not None else None
     if target is not None:
-        tmp_name: str | None = None
         try:
-            with tempfile.NamedTemporaryFile(
-                "w+b", dir=target.parent, prefix=".tmp-", suffix=".mxpt", delete=False
-            ) as handle:
-                tmp_name = handle.name
-                compile_table(source, handle)
-            os.replace(tmp_name, target)
-            tmp_name = None
-            return _open_compiled(target, source, started, from_cache=False)
-        except OSError:
-            pass  # unwritable cache: compile in memory below
-        finally:
-            if tmp_name is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp_name)
+            return _table(read(target, _CACHE_KIND, key), source, target, True, started)
+        except FileNotFoundError:
+            pass
+        except CacheError as error:
+            warn_once(target, str(error))
+        except OSError as error:
+            warn_once(target, f"cannot be read ({error.strerror or error})")
+        except (ValueError, KeyError, TypeError) as error:
+            warn_once(target, f"cannot be decoded ({type(error).__name__})")
+        try:
+            with replacing(target) as handle:
+                compile_table(source, handle, key)
+            return _table(read(target, _CACHE_KIND, key), source, target, False, started)
+        except (OSError, CacheError):
+            pass  # unwritable cache, or replaced meanwhile by an unusable file: in memory
     buffer = io.BytesIO()
-    compile_table(source, buffer)
-    return _table(buffer.getvalue(), source, None, False, started)
+    compile_table(source, buffer, key)
+    return _table(parse(buffer.getvalue(), _CACHE_KIND, key), source, None, False, started)

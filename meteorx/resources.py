@@ -10,41 +10,33 @@ lemma list…) share three steps, provided here so every plugin behaves the same
    that says what to install.
 2. **Identify** it with :func:`sha256_file` / :func:`sha256_parts`, so the scorer's
    signature can name the exact data used (:func:`short_checksum`).
-3. **Compile once** with :func:`cached_build`: the parsed, compact form is pickled
-   under the user cache directory (:func:`cache_dir`, ``platformdirs.user_cache_dir
-   ("meteorx")`` or ``$METEORX_CACHE_DIR``), keyed by the checksum of the source, so
-   later runs load it in milliseconds and a changed source is recompiled.
+3. **Compile once** with :func:`meteorx.cache.cached`: the parsed, compact form is
+   stored as a data-only, checksummed file under the user cache directory
+   (:func:`cache_dir`, ``platformdirs.user_cache_dir("meteorx")`` or
+   ``$METEORX_CACHE_DIR``), keyed by the identity of the source, so later runs load it
+   in milliseconds, a changed source is recompiled and a damaged file is rebuilt.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
-import pickle
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
+from meteorx.cache import CACHE_ENV, cache_dir
 from meteorx.errors import ResourceError
 
 __all__ = [
     "CACHE_ENV",
     "Located",
     "cache_dir",
-    "cached_build",
     "locate",
     "sha256_file",
     "sha256_parts",
     "short_checksum",
 ]
-
-#: Environment variable overriding the cache directory (``off`` disables the cache).
-CACHE_ENV = "METEORX_CACHE_DIR"
-
-T = TypeVar("T")
 
 #: ``check(path)`` returns ``None`` when ``path`` is a usable resource, else why not.
 Check = Callable[[Path], str | None]
@@ -129,82 +121,3 @@ def sha256_parts(parts: Iterable[tuple[str, bytes]]) -> str:
 def short_checksum(digest: str, length: int = 12) -> str:
     """The first ``length`` hex digits of a digest (what signatures show)."""
     return digest[:length]
-
-
-def cache_dir(*parts: str, create: bool = True) -> Path | None:
-    """The user cache directory for meteorx (or a subfolder), or ``None`` if disabled.
-
-    ``$METEORX_CACHE_DIR`` overrides ``platformdirs.user_cache_dir("meteorx")``; set it
-    to ``off`` to disable caching. ``None`` is also returned when the folder cannot be
-    created (read-only home…): callers then simply do not cache.
-    """
-    value = os.environ.get(CACHE_ENV, "")
-    if value.lower() in {"off", "none", "0", "false"}:
-        return None
-    if value:
-        base = _expand(value)
-    else:
-        import platformdirs
-
-        base = Path(platformdirs.user_cache_dir("meteorx"))
-    path = base.joinpath(*parts)
-    if create:
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return None
-    return path
-
-
-def _safe_name(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
-
-
-def cached_build(
-    kind: str,
-    key: str,
-    build: Callable[[], T],
-    *,
-    validate: Callable[[object], bool] | None = None,
-) -> tuple[T, Path | None, bool]:
-    """Load ``kind/key.pickle`` from the user cache, or ``build()`` it and store it.
-
-    :param kind: a subfolder per resource type and format version ("wordnet-v1").
-    :param key: identifies the source (typically its checksum); any text.
-    :param build: compiles the resource; its result must be picklable.
-    :param validate: optional sanity check of a loaded object; failing it (or a
-        corrupt/unreadable file) triggers a rebuild.
-    :returns: ``(object, cache file or None, loaded_from_cache)``. Writing is atomic
-        (temporary file + rename) and best-effort: an unwritable cache is not an error.
-
-    Cache files are only ever read from the current user's own cache folder, which is
-    why unpickling them is acceptable.
-    """
-    folder = cache_dir(_safe_name(kind))
-    target = folder / f"{_safe_name(key)}.pickle" if folder is not None else None
-    if target is not None and target.is_file():
-        try:
-            with open(target, "rb") as handle:
-                loaded = pickle.load(handle)
-            if validate is None or validate(loaded):
-                return loaded, target, True
-        except Exception:  # corrupt or from an incompatible version: rebuild
-            pass
-    value = build()
-    if target is not None:
-        tmp_name = None
-        try:
-            with tempfile.NamedTemporaryFile(
-                "wb", dir=target.parent, prefix=".tmp-", suffix=".pickle", delete=False
-            ) as handle:
-                tmp_name = handle.name
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp_name, target)
-            tmp_name = None
-        except OSError:
-            target = None
-        finally:
-            if tmp_name is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp_name)
-    return value, target, False

@@ -19,9 +19,10 @@ links derivations (*nacional* ~ *nação*).
 
 Loading speed. simplemma stores each language's dictionary LZMA-compressed and
 front-coded; decoding the Portuguese one takes seconds. The first use compiles it into
-a flat sorted table in the meteorx user cache (:mod:`meteorx.resources`), keyed by the
-simplemma version and the data file, which later runs load in milliseconds; lookups
-are a binary search. Results are identical to ``simplemma.lemmatize``.
+a flat sorted table in the meteorx user cache (a data-only, checksummed file, see
+:mod:`meteorx.cache`), keyed by the simplemma version and the data file's size and
+modification time, which later runs load in milliseconds; lookups are a binary search.
+Results are identical to ``simplemma.lemmatize``.
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meteorx.cache import Record, cached
 from meteorx.errors import LanguageError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import KeyMatcher, Matcher
-from meteorx.resources import cached_build
 from meteorx.types import Span
 
 __all__ = [
@@ -60,7 +61,8 @@ _SIMPLEMMA_ALIASES: dict[str, str] = {
     "sr": "hbs",
     "bs": "hbs",
 }
-_FORMAT = "simplemma-flat-v1"
+_FORMAT = "simplemma-flat-v2"
+_SECTIONS = ("keys", "key_offsets", "value_ids", "lemmas", "lemma_offsets")
 
 
 def _data_folder() -> Path | None:
@@ -111,8 +113,8 @@ def builtin_function_words(language: Language) -> frozenset[str]:
 class FlatDictionary(Mapping[str, str]):
     """A read-only ``str -> str`` map over sorted UTF-8 keys (binary search).
 
-    Built once from simplemma's own dictionary and pickled as a handful of byte
-    strings, so loading is a file read instead of seconds of decompression.
+    Built once from simplemma's own dictionary and cached as five byte strings, so
+    loading is a file read instead of seconds of decompression.
     """
 
     __slots__ = ("_key_offsets", "_keys", "_lemma_offsets", "_lemmas", "_n", "_value_ids")
@@ -131,7 +133,7 @@ class FlatDictionary(Mapping[str, str]):
 
     @staticmethod
     def compile(items: Iterable[tuple[str, str]]) -> tuple[bytes, bytes, bytes, bytes, bytes]:
-        """The picklable state of a table holding ``items``."""
+        """The state (five byte strings) of a table holding ``items``."""
         pairs = sorted((k.encode("utf-8"), v) for k, v in items)
         lemma_ids: dict[str, int] = {}
         key_offsets = array("Q", [0])
@@ -207,16 +209,20 @@ def _cache_key(code: str) -> str:
     return f"{code}-{simplemma_version()}{stamp}"
 
 
-def _build_state(code: str) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+def _build_record(code: str) -> Record:
     from simplemma.strategies.dictionaries import DefaultDictionaryFactory
 
     # A private factory, so the decoded dictionary is freed once compiled.
     mapping = DefaultDictionaryFactory(cache_max_size=1).get_dictionary(code)
-    return FlatDictionary.compile(mapping.items())
+    state = FlatDictionary.compile(mapping.items())
+    return Record(sections=dict(zip(_SECTIONS, state, strict=True)))
 
 
-def _valid_state(obj: object) -> bool:
-    return isinstance(obj, tuple) and len(obj) == 5 and all(isinstance(x, bytes) for x in obj)
+def _decode(record: Record) -> FlatDictionary:
+    keys, key_offsets, value_ids, lemmas, lemma_offsets = (
+        bytes(record.sections[name]) for name in _SECTIONS
+    )
+    return FlatDictionary((keys, key_offsets, value_ids, lemmas, lemma_offsets))
 
 
 class _FlatFactory:
@@ -228,10 +234,8 @@ class _FlatFactory:
     def get_dictionary(self, lang: str) -> Mapping[str, str]:
         table = self._tables.get(lang)
         if table is None:
-            state, _, _ = cached_build(
-                _FORMAT, _cache_key(lang), lambda: _build_state(lang), validate=_valid_state
-            )
-            table = self._tables[lang] = FlatDictionary(state)
+            flat, _, _ = cached(_FORMAT, _cache_key(lang), lambda: _build_record(lang), _decode)
+            table = self._tables[lang] = flat
         return table
 
 

@@ -32,8 +32,9 @@ Resources. The tab file is found in this order: the stage option ``path:`` (a ta
 file, or a folder holding ``<code>/wn-data-<code>.tab`` or ``wn-data-<code>.tab``),
 ``$METEORX_OMW_DIR`` (a folder laid out the same way), then the user cache, where
 ``meteorx resources install omw-<code> --from FILE`` puts it. The parsed index is
-compiled once into the user cache (keyed by the file's SHA-256) and loads in well
-under a second afterwards; the signature names the file's checksum.
+compiled once into the user cache (a data-only, checksummed file keyed by the tab
+file's SHA-256, see :mod:`meteorx.cache`) and loads in well under a second afterwards;
+the signature names the file's checksum.
 """
 
 from __future__ import annotations
@@ -41,19 +42,22 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meteorx.cache import Record, cached
 from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
-from meteorx.resources import cache_dir, cached_build, sha256_file, short_checksum
+from meteorx.resources import cache_dir, sha256_file, short_checksum
 from meteorx.types import Span
 from meteorx_plugins.core import snowball_stemmer
 from meteorx_plugins.lemma import (
@@ -157,7 +161,7 @@ _NAMES: dict[str, str] = {
     "slk": "Slovak WordNet",
 }
 
-_RESOURCE_NAME = re.compile(r"^omw-([a-z]{3})$")
+_RESOURCE_NAME = re.compile(r"omw-([a-z]{3})")
 _SYNSET = re.compile(r"^\d{8}-[nvasr]$")
 
 
@@ -201,7 +205,7 @@ def tab_file_language(path: Path) -> str | None:
 
 def omw_resource(name: str) -> OmwResource | None:
     """The installable resource called ``name`` (``omw-por``…), or ``None``."""
-    match = _RESOURCE_NAME.match(name)
+    match = _RESOURCE_NAME.fullmatch(name)
     if match is None:
         return None
     code = match.group(1)
@@ -323,7 +327,7 @@ def omw_code(language: Language) -> str | None:
 
 # -- the index ---------------------------------------------------------------------------
 
-_FORMAT = "omw-index-v2"
+_FORMAT = "omw-index-v3"
 
 Postings = tuple[int, ...]
 
@@ -409,6 +413,51 @@ def _build_index(
     )
 
 
+_TABLES = ("words", "bases", "stems", "phrases")
+
+
+def _encode(index: OmwIndex) -> Record:
+    """The index as cached: per table, its keys (one per line; a phrase's words joined
+    by spaces), each key's number of postings and the postings, as ``uint32`` arrays."""
+    sections: dict[str, bytes] = {}
+    tables: tuple[dict[Any, Postings], ...] = (index.words, index.bases, index.stems)
+    for name, table in zip(_TABLES, (*tables, index.phrases), strict=True):
+        keys = [" ".join(key) if isinstance(key, tuple) else key for key in table]
+        sections[f"{name}.keys"] = "\n".join(keys).encode("utf-8")
+        sections[f"{name}.counts"] = array("I", map(len, table.values())).tobytes()
+        sections[f"{name}.ids"] = array("I", chain.from_iterable(table.values())).tobytes()
+    sections["synsets"] = "\n".join(index.synsets).encode("utf-8")
+    meta = {"max_phrase": index.max_phrase, "entries": index.entries, "synsets": len(index.synsets)}
+    return Record(meta=meta, sections=sections)
+
+
+def _decode(record: Record) -> OmwIndex:
+    def table(name: str) -> tuple[list[str], Iterator[Postings]]:
+        counts = memoryview(record.sections[f"{name}.counts"]).cast("I").tolist()
+        keys = str(record.sections[f"{name}.keys"], "utf-8").split("\n") if counts else []
+        ids = memoryview(record.sections[f"{name}.ids"]).cast("I").tolist()
+        if len(counts) != len(keys) or sum(counts) != len(ids):
+            raise ValueError("inconsistent compiled wordnet index")
+        ends = list(accumulate(counts))
+        return keys, map(tuple, map(ids.__getitem__, map(slice, [0, *ends], ends)))
+
+    words, bases, stems = (dict(zip(*table(name), strict=True)) for name in _TABLES[:3])
+    keys, postings = table("phrases")
+    count = record.meta["synsets"]
+    synsets = str(record.sections["synsets"], "utf-8").split("\n") if count else []
+    if len(synsets) != count:
+        raise ValueError("inconsistent compiled wordnet index")
+    return OmwIndex(
+        words=words,
+        bases=bases,
+        stems=stems,
+        phrases=dict(zip((tuple(key.split(" ")) for key in keys), postings, strict=True)),
+        synsets=tuple(synsets),
+        max_phrase=int(record.meta["max_phrase"]),
+        entries=int(record.meta["entries"]),
+    )
+
+
 @cache
 def load_index(
     path: Path, sha256: str, lemma_code: str | None, stem_algorithm: str | None, fold: bool
@@ -420,11 +469,8 @@ def load_index(
         stem = snowball_stemmer(stem_algorithm)
     lemma_id = f"simplemma{simplemma_version()}-{lemma_code}" if lemma_code else "nolemma"
     key = f"{sha256}-{lemma_id}-{stem_algorithm or 'nostem'}-{'fold' if fold else 'keep'}"
-    index, cache_file, _ = cached_build(
-        _FORMAT,
-        key,
-        lambda: _build_index(path, lemmatize, stem, fold),
-        validate=lambda obj: isinstance(obj, OmwIndex),
+    index, cache_file, _ = cached(
+        _FORMAT, key, lambda: _encode(_build_index(path, lemmatize, stem, fold)), _decode
     )
     return index, cache_file
 

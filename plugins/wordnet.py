@@ -39,9 +39,10 @@ Resource: the WordNet 3.0 database (``index.{noun,verb,adj,adv}`` and
 ``{noun,verb,adj,adv}.exc``; the ``data.*`` files are not needed), looked up in this
 order: the stage option ``path:``, ``$METEORX_WORDNET``, NLTK's data folders
 (``corpora/wordnet`` or ``corpora/wordnet.zip``), then ``/usr/share/wordnet`` (Debian
-and Ubuntu package ``wordnet-base``). It is compiled once into a pickle under the user
-cache folder keyed by the SHA-256 of those files (see :mod:`meteorx.resources`). The
-signature names the database by a checksum of its *content* (:func:`content_checksum`).
+and Ubuntu package ``wordnet-base``). It is compiled once into a data-only, checksummed
+file under the user cache folder keyed by the SHA-256 of those files (see
+:mod:`meteorx.cache`). The signature names the database by a checksum of its *content*
+(:func:`content_checksum`).
 """
 
 from __future__ import annotations
@@ -57,11 +58,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meteorx.cache import Record, cached
 from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import KeyMatcher, Matcher
-from meteorx.resources import Located, cached_build, locate, sha256_parts, short_checksum
+from meteorx.resources import Located, locate, sha256_parts, short_checksum
 from meteorx.types import Span
 
 __all__ = [
@@ -115,7 +117,7 @@ _METEOR15_BY_LAST: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 #: Bump when the compiled format changes (old cache files are then ignored).
-_FORMAT = 2
+_FORMAT = 3
 
 Morphology = Literal["meteor-1.5", "morphy"]
 
@@ -416,8 +418,8 @@ def _read_sources(root: Path) -> dict[str, bytes]:
     return parts
 
 
-def _compile(parts: dict[str, bytes]) -> tuple[Any, ...]:
-    """Parse the index and exception files into plain dicts (what the cache stores)."""
+def _compile(parts: dict[str, bytes]) -> Record:
+    """Parse the index and exception files into what the cache stores (see :func:`_decode`)."""
     lemmas: dict[str, list[int]] = {}
     for pos in POS_TAGS:
         name = f"index.{_POS_NAMES[pos]}"
@@ -445,13 +447,13 @@ def _compile(parts: dict[str, bytes]) -> tuple[Any, ...]:
                     table[fields[0]] = old + tuple(b for b in fields[1:] if b not in old)
         exceptions[pos] = table
     compiled = WordNet.from_lemmas(lemmas, exceptions)
-    return (
-        _FORMAT,
-        "\n".join(compiled.words),
-        compiled.starts,
-        compiled.ids,
-        exceptions,
-        content_checksum(lemmas, exceptions),
+    return Record(
+        meta={"exceptions": exceptions, "checksum": content_checksum(lemmas, exceptions)},
+        sections={
+            "words": "\n".join(compiled.words).encode("utf-8"),
+            "starts": compiled.starts.tobytes(),
+            "ids": compiled.ids.tobytes(),
+        },
     )
 
 
@@ -476,18 +478,29 @@ def content_checksum(
     return sha256_parts([("content", text.encode("utf-8"))])
 
 
-def _valid(obj: object) -> bool:
-    return (
-        isinstance(obj, tuple)
-        and len(obj) == 6
-        and obj[0] == _FORMAT
-        and isinstance(obj[1], str)
-        and isinstance(obj[2], array)
-        and isinstance(obj[3], array)
-        and isinstance(obj[4], dict)
-        and all(pos in obj[4] for pos in POS_TAGS)
-        and isinstance(obj[5], str)
-    )
+_Compiled = tuple[list[str], "array[int]", "array[int]", dict[str, dict[str, tuple[str, ...]]], str]
+
+
+def _decode(record: Record) -> _Compiled:
+    """The lemma list, synset arrays, exception lists and content checksum of a record
+    written by :func:`_compile`.
+
+    :raises ValueError: the parts do not fit together.
+    """
+    text = str(record.sections["words"], "utf-8")
+    words = text.split("\n") if text else []
+    starts, ids = array("i"), array("i")
+    starts.frombytes(record.sections["starts"])
+    ids.frombytes(record.sections["ids"])
+    if len(starts) != len(words) + 1 or starts[-1] != len(ids):
+        raise ValueError("inconsistent compiled WordNet")
+    exceptions = {
+        pos: {str(form): tuple(map(str, bases)) for form, bases in table.items()}
+        for pos, table in record.meta["exceptions"].items()
+    }
+    if set(exceptions) != set(POS_TAGS):
+        raise ValueError("inconsistent compiled WordNet")
+    return words, starts, ids, exceptions, str(record.meta["checksum"])
 
 
 # Loaded databases of this process, keyed by location and the files' (size, mtime).
@@ -520,14 +533,10 @@ def load_wordnet(path: str | os.PathLike[str] | None = None) -> WordNet:
     parts = _read_sources(located.path)
     source_checksum = sha256_parts(parts.items())
 
-    def build() -> tuple[Any, ...]:
-        return _compile(parts)
-
-    data, cache_file, from_cache = cached_build(
-        f"wordnet-v{_FORMAT}", source_checksum, build, validate=_valid
+    data, cache_file, from_cache = cached(
+        f"wordnet-v{_FORMAT}", source_checksum, lambda: _compile(parts), _decode
     )
-    words = data[1].split("\n") if data[1] else []
-    wordnet = WordNet(words, data[2], data[3], data[4], data[5], located, cache_file, from_cache)
+    wordnet = WordNet(*data, located, cache_file, from_cache)
     if len(_LOADED) > 8:
         _LOADED.clear()
     _LOADED[key] = wordnet

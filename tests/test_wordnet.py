@@ -19,7 +19,7 @@ import pytest
 
 from meteorx.errors import ConfigError, LanguageError, ResourceError
 from meteorx.languages import resolve_language
-from meteorx.resources import cache_dir, cached_build, locate, sha256_parts
+from meteorx.resources import locate, sha256_parts
 from meteorx.scorer import Scorer
 from meteorx.types import Span
 from meteorx_plugins import wordnet as wn
@@ -144,27 +144,6 @@ def test_locate_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         locate("R", check=check, env_var="METEORX_TEST_RES", search=search, hint="h")
     with pytest.raises(ResourceError, match="R not found; install it"):
         locate("R", check=check, search=[], hint="install it")
-
-
-def test_cached_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("METEORX_CACHE_DIR", str(tmp_path / "cache"))
-    calls: list[int] = []
-
-    def build() -> dict[str, int]:
-        calls.append(1)
-        return {"x": 1}
-
-    value, file, cached = cached_build("kind-v1", "key", build)
-    assert (value, cached, len(calls)) == ({"x": 1}, False, 1)
-    assert file is not None and file.parent == cache_dir("kind-v1")
-    value, _, cached = cached_build("kind-v1", "key", build)
-    assert (value, cached, len(calls)) == ({"x": 1}, True, 1)
-    file.write_bytes(b"corrupt")
-    value, _, cached = cached_build("kind-v1", "key", build)
-    assert (value, cached, len(calls)) == ({"x": 1}, False, 2)
-    monkeypatch.setenv("METEORX_CACHE_DIR", "off")
-    assert cache_dir() is None
-    assert cached_build("kind-v1", "key", build)[1:] == (None, False)
 
 
 def test_sha256_parts_is_order_independent() -> None:

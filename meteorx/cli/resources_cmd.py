@@ -27,13 +27,16 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from meteorx import __version__
+from meteorx.cache import CacheError, read_private, replacing
 from meteorx.errors import MeteorxError, ResourceError
 from meteorx.resources import cache_dir
 
@@ -52,6 +55,8 @@ __all__ = [
 
 #: Name of the JSON file recording an installed resource's origin and checksum.
 MANIFEST = "manifest.json"
+#: What a resource name may be: lowercase letters and digits in dash-separated parts.
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _DOWNLOAD_TIMEOUT_S = 60.0
 
 
@@ -91,9 +96,43 @@ def resource_spec(name: str) -> ResourceSpec:
     return spec
 
 
+def _check_name(name: str) -> None:
+    if len(name) > 64 or not _NAME.fullmatch(name):
+        raise MeteorxError(
+            f"invalid resource name {name[:70]!r}: lowercase letters and digits in "
+            "dash-separated parts, such as omw-por"
+        )
+
+
 def resource_dir(name: str, *, create: bool = False) -> Path | None:
-    """The folder an installed resource lives in (``None`` if the cache is disabled)."""
+    """The folder an installed resource lives in (``None`` if the cache is disabled or
+    not usable: see :func:`meteorx.cache.cache_dir`)."""
+    _check_name(name)
     return cache_dir("resources", name, create=create)
+
+
+def _entry(folder: Path, name: str) -> Path:
+    """``folder/name`` for writing: refused if something other than a regular file is
+    there (a symbolic link would make a write land outside the folder)."""
+    target = folder / name
+    if target.parent != folder or name in {"", ".", ".."}:
+        raise ResourceError(f"refusing to write {name!r} outside {folder}")
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return target
+    if stat.S_ISLNK(mode):
+        raise ResourceError(f"refusing to write {target}: it is a symbolic link")
+    if not stat.S_ISREG(mode):
+        raise ResourceError(f"refusing to write {target}: it is not a regular file")
+    return target
+
+
+def _write(folder: Path, name: str, data: bytes) -> None:
+    """Replace ``folder/name`` with ``data`` through a new private file (never through
+    a link)."""
+    with replacing(_entry(folder, name)) as handle:
+        handle.write(data)
 
 
 def read_manifest(name: str) -> dict[str, Any] | None:
@@ -101,10 +140,9 @@ def read_manifest(name: str) -> dict[str, Any] | None:
     folder = resource_dir(name)
     if folder is None:
         return None
-    path = folder / MANIFEST
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_private(folder / MANIFEST))
+    except (OSError, CacheError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -115,9 +153,9 @@ def installed_resources() -> list[dict[str, Any]]:
     if root is None or not root.is_dir():
         return []
     out = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in root.iterdir() if _NAME.fullmatch(p.name) and p.is_dir()):
         manifest = read_manifest(folder.name)
-        if manifest is not None:
+        if manifest is not None and manifest.get("name") == folder.name:
             out.append(manifest)
     return out
 
@@ -186,12 +224,14 @@ def install_resource(
     Returns the installed file's path.
     """
     out = out if out is not None else sys.stdout
+    _check_name(name)
     spec = resource_spec(name)
     folder = resource_dir(name, create=True)
     if folder is None:
         raise ResourceError(
-            "the meteorx user cache is disabled or not writable ($METEORX_CACHE_DIR); "
-            "enable it, or give the stage a 'path:' option instead of installing"
+            "the meteorx user cache is disabled, not writable or not safe to use "
+            "($METEORX_CACHE_DIR); enable it, or give the stage a 'path:' option instead "
+            "of installing"
         )
     with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
         staged = Path(tmp) / spec.filename
@@ -208,7 +248,7 @@ def install_resource(
                 "(its checksum is then recorded as unverified)"
             )
         previous = read_manifest(name)
-        target = folder / spec.filename
+        target = _entry(folder, spec.filename)
         if previous is not None and target.is_file() and not force:
             if previous.get("sha256") == digest:
                 print(f"{name} is already installed (same SHA-256) at {target}", file=out)
@@ -217,13 +257,13 @@ def install_resource(
                 f"{name} is already installed at {target} with SHA-256 "
                 f"{previous.get('sha256')}; pass --force to replace it"
             )
-        os.replace(staged, target)
+        os.replace(staged, _entry(folder, spec.filename))
         licence_copied = False
         if kind == "file":
             licence = Path(origin).parent / "LICENSE"
             if licence.is_file():
                 with contextlib.suppress(OSError):
-                    shutil.copyfile(licence, folder / "LICENSE")
+                    _write(folder, "LICENSE", licence.read_bytes())
                     licence_copied = True
     manifest = {
         "name": name,
@@ -240,9 +280,7 @@ def install_resource(
         "installed_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "meteorx_version": __version__,
     }
-    tmp_manifest = folder / f".{MANIFEST}.tmp"
-    tmp_manifest.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp_manifest, folder / MANIFEST)
+    _write(folder, MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
     status = (
         "verified against the pinned checksum"
         if verified

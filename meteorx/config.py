@@ -23,6 +23,8 @@ Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 #: Counts handed to the compiled aligners, which hold them in C ints.
 Count = Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)]
 Flag = Annotated[bool, Field(strict=True)]
+#: Names of plugins, languages, stages (they end up in messages and signatures).
+Name = Annotated[str, Field(min_length=1, max_length=200)]
 
 #: Limits on what a configuration may ask of the loader (see _read_yaml and _load_raw).
 MAX_YAML_NODES = 100_000
@@ -65,7 +67,7 @@ class NormalizeConfig(_Strict):
     """How raw text becomes tokens. A string shorthand (``none``, ``lower``, ``meteor``,
     ``meteor-nopunct``) expands to one of these."""
 
-    tokenizer: str = Field(
+    tokenizer: Name = Field(
         "auto",
         description="tokenizer plugin name; 'auto' = whitespace, or characters for "
         "languages written without spaces (zh, ja, th)",
@@ -106,9 +108,16 @@ class StageConfig(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
-    matcher: str
+    matcher: Name
     weight: Number = Field(1.0, ge=0.0, le=1.0)
-    name: str | None = Field(None, description="stage name; defaults to the matcher name")
+    name: Name | None = Field(None, description="stage name; defaults to the matcher name")
+
+    @model_validator(mode="after")
+    def _bounded_options(self) -> StageConfig:
+        for key, value in (self.model_extra or {}).items():
+            if len(key) > 100 or (isinstance(value, str) and len(value) > 4096):
+                raise ValueError(f"option {quote(key)} is too long (keys: 100, values: 4096)")
+        return self
 
     @property
     def stage_name(self) -> str:
@@ -122,7 +131,7 @@ class StageConfig(BaseModel):
 class AlignerConfig(_Strict):
     """Which alignment search resolves the candidate matches, and its limits."""
 
-    name: str = Field("optimal", description="aligner plugin name: optimal, meteor-1.5, nltk")
+    name: Name = Field("optimal", description="aligner plugin name: optimal, meteor-1.5, nltk")
     beam_size: Count = Field(40, description="beam width (meteor-1.5 aligner)")
     max_states: Count = Field(
         20000,
@@ -138,15 +147,15 @@ class AlignerConfig(_Strict):
 class MeteorConfig(_Strict):
     """A complete METEOR configuration."""
 
-    name: str = Field("custom", description="preset or configuration name, for signatures")
-    language: str | None = Field(None, description="ISO 639-1 code, e.g. en, pt, de")
+    name: Name = Field("custom", description="preset or configuration name, for signatures")
+    language: Name | None = Field(None, description="ISO 639-1 code, e.g. en, pt, de")
     normalize: NormalizeConfig = NormalizeConfig()
     stages: tuple[StageConfig, ...]
     alpha: Number = Field(0.9, ge=0.0, le=1.0, description="precision/recall balance")
     beta: Number = Field(3.0, ge=0.0, description="fragmentation penalty shape")
     gamma: Number = Field(0.5, ge=0.0, le=1.0, description="maximum fragmentation penalty")
     delta: Number = Field(0.5, ge=0.0, le=1.0, description="content vs function word weight")
-    function_words: str = Field(
+    function_words: Annotated[str, Field(max_length=4096)] = Field(
         "none",
         description="function-word list: none, builtin, meteor-1.5 (from the installed jar), "
         "stop-words or stopwords-iso (those packages' lists) or a file path",
@@ -206,7 +215,8 @@ _RANGES = {
 _MAX_PROBLEMS = 5
 
 
-def _cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
@@ -214,8 +224,8 @@ def _format_validation_error(error: ValidationError, source: str) -> str:
     parts = []
     problems = error.errors()
     for item in problems[:_MAX_PROBLEMS]:
-        loc = ".".join(_cut(str(p)) for p in item["loc"]) or "(top level)"
-        msg = _cut(item["msg"].removeprefix("Value error, "), 4 * QUOTE_LIMIT)
+        loc = ".".join(cut(str(p)) for p in item["loc"]) or "(top level)"
+        msg = cut(item["msg"].removeprefix("Value error, "), 4 * QUOTE_LIMIT)
         if item["type"] == "extra_forbidden":
             msg = "unknown key (check the spelling)"
         field = str(item["loc"][-1]) if item["loc"] else ""
@@ -303,7 +313,7 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         # ``problem`` only: str(error) quotes the offending line
-        problem = _cut(getattr(error, "problem", None) or type(error).__name__)
+        problem = cut(getattr(error, "problem", None) or type(error).__name__)
         raise ConfigError(f"invalid YAML in {source}{where}: {problem}") from None
     except ConfigError as error:
         raise ConfigError(f"invalid YAML in {source}: {error}") from None
@@ -366,24 +376,24 @@ def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[st
         )
     path = Path(ref) if base_dir is None else base_dir / ref
     if ref.endswith((".yaml", ".yml")):
-        source = _cut(str(path))
+        source = cut(str(path))
         try:
             key = str(path.resolve())
         except (OSError, RuntimeError, ValueError) as error:
             raise ConfigError(f"cannot resolve configuration path {source}: {error}") from None
         if key in seen:
-            raise ConfigError(f"'extends' loop: {' -> '.join(_cut(s) for s in (*seen, key))}")
+            raise ConfigError(f"'extends' loop: {' -> '.join(cut(s) for s in (*seen, key))}")
         text = _read_config_file(path, source)
         next_dir: Path | None = path.parent
     else:
         source = f"preset {quote(ref)}"
         key = f"preset:{ref}"
         if key in seen:
-            raise ConfigError(f"'extends' loop: {' -> '.join(_cut(s) for s in (*seen, key))}")
+            raise ConfigError(f"'extends' loop: {' -> '.join(cut(s) for s in (*seen, key))}")
         if not _is_preset(ref):
             if _is_file(path):
                 raise ConfigError(
-                    f"{_cut(str(path))} is not a configuration file: "
+                    f"{cut(str(path))} is not a configuration file: "
                     "their names end in .yaml or .yml"
                 )
             raise ConfigError(
@@ -449,4 +459,4 @@ def load_config(ref: str | Path | MeteorConfig | dict[str, Any] | None = None) -
         return validate_config(data, source="the configuration dict")
     text_ref = str(ref)
     data = _load_raw(text_ref, None, ())
-    return validate_config(data, source=_cut(text_ref))
+    return validate_config(data, source=cut(text_ref))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
 
-from meteorx.config import NormalizeConfig
+from meteorx.config import NormalizeConfig, cut
 from meteorx.errors import MeteorxError, PluginError
 from meteorx.languages import Language
 from meteorx.registry import Registry
@@ -55,7 +55,7 @@ def _checked(
         except MeteorxError:
             raise
         except Exception as error:
-            text = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+            text = cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
             raise PluginError(f"tokenizer {name!r} (plugin {owner!r}) failed: {text}") from error
         return tokens
 

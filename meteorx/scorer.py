@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from meteorx.config import MeteorConfig, quote
+from meteorx.config import MeteorConfig, cut, quote
 from meteorx.defaults import configure
 from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError
 from meteorx.languages import Language, resolve_language
@@ -165,9 +165,9 @@ class Scorer:
             opts = cls.Options.model_validate(options)
         except ValidationError as error:
             details = "; ".join(
-                f"stages.{index}.{'.'.join(str(p) for p in e['loc'])}: "
-                + ("unknown option" if e["type"] == "extra_forbidden" else e["msg"])
-                for e in error.errors()
+                f"stages.{index}.{'.'.join(cut(str(p)) for p in e['loc'])}: "
+                + ("unknown option" if e["type"] == "extra_forbidden" else cut(e["msg"], 200))
+                for e in error.errors()[:5]
             )
             raise ConfigError(f"invalid options for matcher {name!r}: {details}") from None
         try:
@@ -177,8 +177,7 @@ class Scorer:
         except Exception as error:
             owner = self.registry.owners.get(f"matcher:{name}", "?")
             raise ResourceError(
-                f"matcher {name!r} (plugin {owner!r}) could not be set up: "
-                f"{type(error).__name__}: {error}"
+                f"matcher {name!r} (plugin {owner!r}) could not be set up: {_describe(error)}"
             ) from error
 
     def _load_function_words(self) -> tuple[frozenset[str], str]:
@@ -187,14 +186,18 @@ class Scorer:
         if provider is not None:
             return provider(self.language)
         path = Path(source)
-        if not path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8") if path.is_file() else None
+        except (OSError, ValueError) as error:  # unreadable, not UTF-8, a name too long
+            raise ResourceError(
+                f"cannot read function_words file {quote(source)}: {_describe(error)}"
+            ) from None
+        if text is None:
             known = ", ".join(sorted(self.registry.function_words))
             raise ResourceError(
-                f"function_words {source!r} is neither a known source ({known}) nor a file"
+                f"function_words {quote(source)} is neither a known source ({known}) nor a file"
             )
-        words = frozenset(
-            w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines() if w.strip()
-        )
+        words = frozenset(w.strip().lower() for w in text.splitlines() if w.strip())
         return words, f"file-{path.name}"
 
     # -- scoring ----------------------------------------------------------------------
@@ -573,8 +576,7 @@ def paused_gc() -> Iterator[None]:
 
 def _describe(error: Exception) -> str:
     """``Type: message`` of an exception a plugin raised, cut to one short line."""
-    text = " ".join(f"{type(error).__name__}: {error}".split())
-    return text if len(text) <= 200 else text[:199] + "\u2026"
+    return cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
 
 
 def _check_encodable(text: str) -> None:

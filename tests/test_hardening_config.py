@@ -25,7 +25,7 @@ import meteorx.align.meteor15 as meteor15_module
 import meteorx.align.optimal as optimal_module
 import meteorx.scorer as scorer_module
 from meteorx.config import MAX_EXTENDS_DEPTH, QUOTE_LIMIT, load_config
-from meteorx.errors import ConfigError, PluginError
+from meteorx.errors import ConfigError, MeteorxError, PluginError
 from meteorx.matchers import Matcher, span_problem
 from meteorx.registry import get_registry
 from meteorx.scorer import Scorer
@@ -274,6 +274,26 @@ def test_messages_cut_what_they_quote(tmp_path: Path, text: str) -> None:
     message = str(caught.value)
     assert len(message) < 12 * QUOTE_LIMIT, message[:300]
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "override",
+    [
+        {"language": "x" * 100_000},
+        {"normalize": {"tokenizer": "t" * 100_000}},
+        {"stages": [{"matcher": "m" * 100_000}]},
+        {"stages": [{"matcher": "exact", "o" * 100_000: 1}]},
+        {"stages": [{"matcher": "stem", "algorithm": "a" * 100_000}]},
+        {"function_words": "f" * 100_000},
+        {"function_words": "f" * 1000},  # a file name too long for the system
+        {"aligner": "a" * 100_000},
+        {"name": "n" * 100_000},
+    ],
+)
+def test_long_names_give_short_messages(override: dict[str, Any]) -> None:
+    with pytest.raises(MeteorxError) as caught:
+        Scorer({"extends": "li", "language": "en", **override}).segment("a", "a")
+    assert len(str(caught.value)) < 6 * QUOTE_LIMIT, str(caught.value)[:300]
 
 
 # -- 7. unreadable configs, numbers, extends chains ----------------------------------------

@@ -204,6 +204,27 @@ def _read_jsonl_rows(path: str) -> tuple[list[str], list[dict[str, Any]]]:
     return list(columns), rows
 
 
+#: Tabs, line breaks and other control characters: identifiers holding one would break
+#: the line- and tab-separated outputs (text, TSV, statistics and .scr files).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def check_identifier(value: str, where: str) -> None:
+    """Refuse an identifier (set, system, document, segment) with a control character."""
+    found = _CONTROL.search(value)
+    if found:
+        raise InputError(
+            f"{where}: the identifier {value[:40]!r} holds a control character "
+            f"(U+{ord(found.group()):04X}: a tab or line break would break the outputs)"
+        )
+
+
+def _identifiers(values: list[list[str]], path: str, name: str) -> list[str]:
+    for number, (value,) in enumerate(values, 1):
+        check_identifier(value, f"{path}, record {number}, column {name!r}")
+    return [v[0] for v in values]
+
+
 def _column(
     rows: list[dict[str, Any]], columns: list[str], name: str, path: str, many: bool = False
 ) -> list[list[str]]:
@@ -269,12 +290,16 @@ def read_table(
             raise InputError(f"{tables[0][0]} has {n} records but {path} has {len(rows)}")
     first_path, first_columns, first_rows = tables[0]
     docs = (
-        [v[0] for v in _column(first_rows, first_columns, doc_column, first_path)]
+        _identifiers(
+            _column(first_rows, first_columns, doc_column, first_path), first_path, doc_column
+        )
         if doc_column
         else None
     )
     seg_ids = (
-        [v[0] for v in _column(first_rows, first_columns, id_column, first_path)]
+        _identifiers(
+            _column(first_rows, first_columns, id_column, first_path), first_path, id_column
+        )
         if id_column
         else [str(i) for i in range(1, n + 1)]
     )
@@ -292,11 +317,14 @@ _ATTR = re.compile(r"(?<!\w)(\w+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))")
 _ENTITIES = [("&quot;", '"'), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")]
 
 
-def _attrs(text: str) -> dict[str, str]:
-    return {
+def _attrs(text: str, where: str) -> dict[str, str]:
+    attrs = {
         m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
         for m in _ATTR.finditer(text)
     }
+    for name, value in attrs.items():
+        check_identifier(value, f"{where}: attribute {name}")
+    return attrs
 
 
 def unescape_sgml(text: str) -> str:
@@ -354,13 +382,13 @@ def read_sgml_file(path: str) -> SgmlSet:
                 raise InputError(f"{path}, line {line}: </seg> without an opening <seg>")
         elif name in ("tstset", "refset", "srcset"):
             found_set = True
-            attrs = _attrs(rest)
+            attrs = _attrs(rest, f"{path}, line {line}")
             if "setid" not in attrs:
                 raise InputError(f"{path}, line {line}: set header needs a setid attribute")
             setid = attrs["setid"]
             system = attrs.get("sysid", attrs.get("refid", system))
         elif name == "doc":
-            attrs = _attrs(rest)
+            attrs = _attrs(rest, f"{path}, line {line}")
             system = attrs.get("sysid", attrs.get("refid", system))
             if system is None:
                 raise InputError(f"{path}, line {line}: no sysid in the document or set header")
@@ -368,7 +396,7 @@ def read_sgml_file(path: str) -> SgmlSet:
                 raise InputError(f"{path}, line {line}: document header needs a docid attribute")
             doc = attrs["docid"]
         elif name == "seg":
-            open_seg = (line, match.end(), _attrs(rest))
+            open_seg = (line, match.end(), _attrs(rest, f"{path}, line {line}"))
             seg_tags.add(match.start())
     if open_seg is not None:
         raise InputError(f"{path}, line {open_seg[0]}: <seg> not closed (no </seg> after it)")
@@ -857,6 +885,8 @@ def read_stats(path: str) -> StatsFile:
             checked_stats(values, header[3:], f"{path}, row {number}")
         )
         ids.setdefault(fields[0], []).append((fields[1], fields[2]))
+    if not ids:
+        raise InputError(f"{path}: no statistics rows (the scored input had no segments)")
     keys = list(ids.values())
     for name, k in ids.items():
         if k != keys[0]:

@@ -30,6 +30,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import atheris
 
@@ -54,7 +55,7 @@ with atheris.instrument_imports():
     from meteorx.scoring import compute
     from meteorx.stats import sum_stats
 
-CONFIGS = [
+CONFIGS: list[tuple[Any, dict[str, Any]]] = [
     ("li", {"language": "en"}),
     (
         {

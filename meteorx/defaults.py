@@ -226,3 +226,53 @@ def looks_english(lines: list[str]) -> bool:
     if len(words) >= 10:
         return sum(w in _ENGLISH_WORDS for w in words) >= 0.08 * len(words)
     return True
+
+
+def language_report(language: Language) -> dict[str, Any]:
+    """What ``meteorx languages`` shows for a language: its recommended configuration
+    (``default``, ``stages``, ``tokens``) and the stages that need a resource, each with
+    whether it is installed here (``resources``: stage -> state)."""
+    from meteorx.errors import MeteorxError
+
+    cfg = configure(None, language=language.code)
+    default = default_preset(language)
+    if cfg.normalize.shorthand == ENGLISH_DEFAULT_NORMALIZE and default == ENGLISH_DEFAULT:
+        default += f" --norm {ENGLISH_DEFAULT_NORMALIZE}"
+    resources: dict[str, str] = {}
+
+    def state(stage: str, find: Any, install: str | None) -> None:
+        try:
+            found = find()
+        except MeteorxError:
+            how = f"meteorx resources install {install}" if install else "see docs/languages.md"
+            resources[stage] = f"not installed ({how})"
+        else:
+            resources[stage] = f"installed ({getattr(found, 'origin', None) or found[1]})"
+
+    if language.code == "en":
+        from meteorx_plugins.wordnet import find_wordnet
+
+        state("synonym", find_wordnet, None)
+    from meteorx_plugins.paraphrase import METEOR15_TABLES, find_paraphrase_table, resource_name
+
+    if language.code == "en" or language.code in METEOR15_TABLES:
+        install = None if language.code == "en" else resource_name(language)
+        state("paraphrase", lambda: find_paraphrase_table(language), install)
+    from meteorx_plugins.omw import find_omw_file, omw_code
+
+    code = omw_code(language)
+    if code is not None:
+        state("synonym-omw", lambda: find_omw_file(code), f"omw-{code}")
+    return {
+        "code": language.code,
+        "name": language.name,
+        "default": default,
+        "stages": [s.stage_name for s in cfg.stages],
+        "tokens": cfg.normalize.tokenizer
+        + (
+            " (characters)"
+            if language.spaceless and cfg.normalize.tokenizer == "split-punct"
+            else ""
+        ),
+        "resources": resources,
+    }

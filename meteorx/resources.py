@@ -31,8 +31,10 @@ from meteorx.errors import ResourceError
 __all__ = [
     "CACHE_ENV",
     "Located",
+    "MissingResource",
     "cache_dir",
     "locate",
+    "missing_resources_error",
     "sha256_file",
     "sha256_parts",
     "short_checksum",
@@ -66,6 +68,8 @@ def locate(
     env_var: str | None = None,
     search: Iterable[tuple[Path, str]] = (),
     hint: str,
+    install: str | None = None,
+    filename: str | None = None,
 ) -> Located:
     """Find a resource: ``explicit`` > ``$env_var`` > the first usable ``search`` entry.
 
@@ -75,6 +79,8 @@ def locate(
     :param env_var: an environment variable that, if set and non-empty, must be usable.
     :param search: ``(path, origin)`` pairs tried in order; unusable ones are skipped.
     :param hint: what to do when nothing is found (appended to the error message).
+    :param install: the name ``meteorx resources install`` knows it by, if any, and
+        ``filename`` the file it installs (what ``--from FOLDER`` must hold).
     :raises ResourceError: one line naming the failing path or what to install.
     """
     if explicit is not None and os.fspath(explicit) != "":
@@ -94,7 +100,7 @@ def locate(
     for path, origin in search:
         if check(path) is None:
             return Located(path, origin)
-    raise ResourceError(f"{what} not found; {hint}")
+    raise MissingResource(what, hint, install, filename)
 
 
 def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:
@@ -121,3 +127,45 @@ def sha256_parts(parts: Iterable[tuple[str, bytes]]) -> str:
 def short_checksum(digest: str, length: int = 12) -> str:
     """The first ``length`` hex digits of a digest (what signatures show)."""
     return digest[:length]
+
+
+class MissingResource(ResourceError):
+    """A resource that is not installed anywhere :func:`locate` looks.
+
+    ``what`` names it ("German paraphrase table"), ``hint`` says how to get it, and
+    ``install`` is its name for ``meteorx resources install`` (``None`` if that
+    command cannot install it), so that a configuration missing several resources
+    can be told about all of them at once (:func:`missing_resources_error`).
+    """
+
+    def __init__(
+        self, what: str, hint: str, install: str | None = None, filename: str | None = None
+    ) -> None:
+        super().__init__(f"{what} not found; {hint}")
+        self.what = what
+        self.hint = hint
+        self.install = install
+        self.filename = filename  # the file --from FOLDER must hold
+
+
+def missing_resources_error(
+    config_name: str, missing: list[tuple[str, MissingResource]]
+) -> ResourceError:
+    """One error naming every missing resource of a configuration (``(stage, error)``
+    pairs) and the one command that installs those it can."""
+    if len(missing) == 1:
+        return missing[0][1]  # its own message says how to install it
+    names = [m.install for _, m in missing if m.install]
+    parts = [f"{m.what} (stage {stage})" for stage, m in missing]
+    text = f"configuration {config_name!r} needs resources that are not installed: " + "; ".join(
+        parts
+    )
+    if names:
+        files = [m.filename for _, m in missing if m.install and m.filename]
+        text += f"; install them with: meteorx resources install {' '.join(dict.fromkeys(names))}"
+        if files:
+            text += f" --from FOLDER (a folder holding {', '.join(dict.fromkeys(files))})"
+    others = [m.hint for _, m in missing if not m.install]
+    if others:
+        text += "; " + "; ".join(dict.fromkeys(others))
+    return ResourceError(text)

@@ -57,7 +57,7 @@ from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
-from meteorx.resources import cache_dir, sha256_file, short_checksum
+from meteorx.resources import MissingResource, cache_dir, sha256_file, short_checksum
 from meteorx.types import Span
 from meteorx_plugins.core import snowball_stemmer
 from meteorx_plugins.lemma import (
@@ -316,8 +316,8 @@ def find_omw_file(code: str, explicit: str | os.PathLike[str] | None = None) -> 
                 )
             return cached, "user cache"
         looked.append(f"the user cache ({cached.parent})")
-    where = f" (looked in {' and '.join(looked)})" if looked else ""
-    raise ResourceError(f"{what} not found{where}; {_install_hint(code)}")
+    where = f"looked in {' and '.join(looked)}; " if looked else ""
+    raise MissingResource(what, where + _install_hint(code), f"omw-{code}", f"wn-data-{code}.tab")
 
 
 def omw_code(language: Language) -> str | None:

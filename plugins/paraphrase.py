@@ -47,8 +47,10 @@ file in milliseconds. The signature names the table by its SHA-256.
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from importlib.util import find_spec
 from itertools import compress, pairwise, repeat
 from operator import itemgetter, not_
@@ -57,13 +59,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from meteorx.errors import MeteorxError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
 
 if TYPE_CHECKING:
     from meteorx.paraphrase_table import ParaphraseTable
-from meteorx.resources import Located, locate, short_checksum
+from meteorx.resources import Located, cache_dir, locate, short_checksum
 
 __all__ = [
     "DIR_ENV",
@@ -114,6 +117,10 @@ def _search_list(language: Language) -> Iterator[tuple[Path, str]]:
     if folder:
         for name in _file_names(language):
             yield Path(folder).expanduser() / name, f"${DIR_ENV}"
+    installed = cache_dir("resources", resource_name(language), create=False)
+    if installed is not None:
+        for name in _file_names(language):
+            yield installed / name, "meteorx resources install"
     data = _pycocoevalcap_data()
     if data is not None:
         for name in _file_names(language):
@@ -130,15 +137,75 @@ def _check(path: Path) -> str | None:
     return None
 
 
-def _hint(language: Language) -> str:
-    english = (
-        "'pip install pycocoevalcap' (it bundles the English table), or "
-        if (language.code == "en")
-        else ""
+def resource_name(language: Language) -> str:
+    """The table's name for ``meteorx resources install`` (``paraphrase-de``)."""
+    return f"paraphrase-{language.code}"
+
+
+#: Languages whose paraphrase table comes with Meteor 1.5 (English: pycocoevalcap's).
+METEOR15_TABLES = ("cs", "de", "es", "fr", "ru")
+
+
+@dataclass(frozen=True)
+class ParaphraseResource:
+    """A Meteor 1.5 paraphrase table as ``meteorx resources install`` sees it: it has
+    no download address of its own (it is inside the Meteor 1.5 distribution), so it is
+    installed ``--from`` the file or the distribution's ``data`` folder."""
+
+    name: str
+    filename: str
+    description: str
+    url: str = ""
+    sha256: str | None = None
+
+    def check(self, path: Path) -> str | None:
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                lines = [handle.readline() for _ in range(3)]
+        except (OSError, EOFError, UnicodeDecodeError) as error:
+            return f"is not a gzip-compressed paraphrase table ({error})"
+        if not lines[2]:
+            return "is not a Meteor paraphrase table (probability / phrase / paraphrase lines)"
+        return None
+
+
+def paraphrase_resource(name: str) -> ParaphraseResource | None:
+    """The installable table called ``name`` (``paraphrase-<ISO code>``), if any."""
+    from meteorx.languages import resolve_language
+
+    if not name.startswith("paraphrase-"):
+        return None
+    try:
+        language = resolve_language(name.removeprefix("paraphrase-"))
+    except MeteorxError:
+        return None
+    if language.code == "en":
+        return None  # pycocoevalcap, a dependency, installs it
+    return ParaphraseResource(
+        resource_name(language),
+        _file_names(language)[-1],
+        f"Meteor 1.5's {language.name} paraphrase table",
     )
+
+
+def known_resources() -> list[ParaphraseResource]:
+    """The tables Meteor 1.5 ships, for ``meteorx resources list``."""
+
+    return [r for c in METEOR15_TABLES if (r := paraphrase_resource(f"paraphrase-{c}"))]
+
+
+def _hint(language: Language) -> str:
+    if language.code == "en":
+        return (
+            "pip install pycocoevalcap (a meteorx dependency; it bundles the English table), "
+            f"or set the stage option 'path:' or ${language_env_var(language)} to a "
+            "Meteor-format paraphrase table"
+        )
     return (
-        f"install {english}set the stage option 'path:' or ${language_env_var(language)} "
-        f"to a Meteor-format paraphrase table (paraphrase-{language.code}.gz)"
+        f"install it with: meteorx resources install {resource_name(language)} --from FILE "
+        f"(paraphrase-{_METEOR_CODES.get(language.code, language.code)}.gz from the data "
+        "folder of the Meteor 1.5 distribution), or set the stage option 'path:' or "
+        f"${language_env_var(language)} to a Meteor-format paraphrase table"
     )
 
 
@@ -155,6 +222,8 @@ def find_paraphrase_table(language: Language, path: str | None = None) -> Locate
         env_var=language_env_var(language),
         search=_search_list(language),
         hint=_hint(language),
+        install=None if language.code == "en" else resource_name(language),
+        filename=_file_names(language)[-1],
     )
 
 

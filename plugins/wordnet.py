@@ -32,21 +32,29 @@ text (``normalize: lower``), as with the jar's ``-lower``. Multi-word lemmas
 Synset identity is always (part of speech, offset). Meteor 1.5 keys synsets by offset
 alone, so a noun and a verb that happen to start at the same byte offset of their data
 files count as one synset (282 such collisions in the jar's data, e.g. "able" ~
-"breathe"); those accidental links are not reproduced: they depend on the byte layout
-of one build of the database (Debian's regenerated files have different offsets).
+"breathe"); read from a WordNet database those accidental links are not reproduced:
+they depend on the byte layout of one build of the database (Debian's regenerated files
+have different offsets). Read from the jar's own copy, they are.
 
 Resource: the WordNet 3.0 database (``index.{noun,verb,adj,adv}`` and
 ``{noun,verb,adj,adv}.exc``; the ``data.*`` files are not needed), looked up in this
 order: the stage option ``path:``, ``$METEORX_WORDNET``, NLTK's data folders
-(``corpora/wordnet`` or ``corpora/wordnet.zip``), then ``/usr/share/wordnet`` (Debian
-and Ubuntu package ``wordnet-base``). It is compiled once into a data-only, checksummed
-file under the user cache folder keyed by the SHA-256 of those files (see
-:mod:`meteorx.cache`). The signature names the database by a checksum of its *content*
-(:func:`content_checksum`).
+(``corpora/wordnet`` or ``corpora/wordnet.zip``), ``/usr/share/wordnet`` (Debian
+and Ubuntu package ``wordnet-base``), then the Meteor 1.5 jar that ``pycocoevalcap`` (a
+meteorx dependency) installs: its ``synonym/english.*`` files are WordNet 3.0 as the jar
+reads it (parts of speech merged, so with the jar's offset collisions below), which
+makes the synonym stage work after ``pip install meteorx`` alone. With the default
+``meteor-1.5`` morphology the jar's copy comes first (after ``path:`` and
+$METEORX_WORDNET): the jar's own data, so the same numbers on every machine and the
+collisions reproduced too; ``morphy`` never uses it (it has no parts of speech). It is compiled
+once into a data-only, checksummed file under the user cache folder keyed by the SHA-256
+of those files (see :mod:`meteorx.cache`). The signature names the database by a
+checksum of its *content* (:func:`content_checksum`).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import zipfile
@@ -65,6 +73,7 @@ from meteorx.languages import Language
 from meteorx.matchers import KeyMatcher, Matcher
 from meteorx.resources import Located, locate, sha256_parts, short_checksum
 from meteorx.types import Span
+from meteorx_plugins.function_words import meteor_jar_path
 
 __all__ = [
     "INSTALL_HINT",
@@ -80,7 +89,8 @@ __all__ = [
 WORDNET_ENV = "METEORX_WORDNET"
 
 INSTALL_HINT = (
-    "install it with 'apt-get install wordnet-base', or 'pip install nltk' then "
+    "'pip install pycocoevalcap' (a meteorx dependency: its Meteor 1.5 jar holds WordNet "
+    "3.0), or install it with 'apt-get install wordnet-base', or 'pip install nltk' then "
     "'python -m nltk.downloader wordnet', or set METEORX_WORDNET to a WordNet 3.0 "
     "database folder"
 )
@@ -317,9 +327,61 @@ def _database_root(path: Path) -> Path | None:
             if all((folder / name).is_file() for name in INDEX_FILES):
                 return folder
         return None
-    if path.is_file() and zipfile.is_zipfile(path) and _zip_root(path) is not None:
+    if (
+        path.is_file()
+        and zipfile.is_zipfile(path)
+        and (_zip_root(path) is not None or _is_meteor_jar(path))
+    ):
         return path
     return None
+
+
+#: WordNet 3.0 as Meteor 1.5's jar holds it (with WordNet's licence, COPYING.WORDNET):
+#: lemma / synset-offset lines and inflected-form / base-form lines, parts of speech
+#: merged, exactly the data the jar's synonym module reads.
+_JAR_SYNSETS = "synonym/english.synsets"
+_JAR_EXCEPTIONS = "synonym/english.exceptions"
+
+
+def _is_meteor_jar(path: Path) -> bool:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
+    return _JAR_SYNSETS in names and _JAR_EXCEPTIONS in names
+
+
+def _jar_entries(path: Path) -> dict[str, bytes] | None:
+    """The jar's two WordNet files (``None`` if ``path`` is not such a jar)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return {name: archive.read(name) for name in (_JAR_SYNSETS, _JAR_EXCEPTIONS)}
+    except (OSError, zipfile.BadZipFile, KeyError):
+        return None
+
+
+def _meteor_jar_parts(entries: dict[str, bytes]) -> dict[str, bytes]:
+    """The jar's WordNet as index and exception files: every lemma's synsets in
+    ``index.noun`` (offsets without a part of speech: the jar keys synsets by offset
+    alone), every inflected form's bases in ``noun.exc``; the other files empty."""
+    synsets = entries[_JAR_SYNSETS].decode("utf-8", "replace").splitlines()
+    exceptions = entries[_JAR_EXCEPTIONS].decode("utf-8", "replace").splitlines()
+    index = [
+        f"{lemma} n {len(offsets)} 0 {len(offsets)} 0 {' '.join(offsets)}"
+        for lemma, offsets in zip(synsets[::2], (ln.split() for ln in synsets[1::2]), strict=False)
+        if lemma and offsets
+    ]
+    bases: dict[str, list[str]] = {}  # the jar lists a base form, then its inflections
+    for base, forms in zip(exceptions[::2], exceptions[1::2], strict=False):
+        for form in forms.split():
+            if base not in bases.setdefault(form, []):
+                bases[form].append(base)
+    listed = [f"{form} {' '.join(found)}" for form, found in bases.items()]
+    parts = dict.fromkeys(INDEX_FILES + EXCEPTION_FILES, b"")
+    parts["index.noun"] = "\n".join(index).encode("utf-8")
+    parts["noun.exc"] = "\n".join(listed).encode("utf-8")
+    return parts
 
 
 def _check(path: Path) -> str | None:
@@ -372,19 +434,36 @@ def search_list() -> Iterator[tuple[Path, str]]:
         yield corpora / "wordnet", "NLTK data"
         yield corpora / "wordnet.zip", "NLTK data"
     yield Path("/usr/share/wordnet"), "wordnet-base"
+    jar = meteor_jar_path()
+    if jar is not None:
+        yield jar, _JAR_ORIGIN
 
 
-def find_wordnet(path: str | os.PathLike[str] | None = None) -> Located:
-    """Locate the WordNet database: ``path`` > $METEORX_WORDNET > NLTK > /usr/share/wordnet.
+#: Where the Meteor 1.5 jar's WordNet comes in the search: ``first`` (before NLTK's and
+#: the system's: the jar's own data, for its ``meteor-1.5`` lookup), ``last`` (a
+#: fallback) or ``never`` (it has no parts of speech, which ``morphy`` needs).
+JarOrder = Literal["first", "last", "never"]
+_JAR_ORIGIN = "Meteor 1.5 jar (pycocoevalcap)"
+
+
+def find_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = "last") -> Located:
+    """Locate the WordNet database: ``path`` > $METEORX_WORDNET > NLTK > /usr/share/wordnet
+    > the Meteor 1.5 jar (or the jar first, or never: ``jar``).
 
     :raises ResourceError: nothing usable found (the message says what to install).
     """
+    search: Iterable[tuple[Path, str]] = search_list()
+    if jar != "last":
+        search = (entry for entry in search if entry[1] != _JAR_ORIGIN)
+        jar_path = meteor_jar_path() if jar == "first" else None
+        if jar_path is not None:
+            search = itertools.chain([(jar_path, _JAR_ORIGIN)], search)
     located = locate(
         "WordNet 3.0",
         check=_check,
         explicit=path,
         env_var=WORDNET_ENV,
-        search=search_list(),
+        search=search,
         hint=INSTALL_HINT,
     )
     root = _database_root(located.path)
@@ -520,21 +599,28 @@ def _stat_key(root: Path) -> tuple[object, ...]:
     return tuple(key)
 
 
-def load_wordnet(path: str | os.PathLike[str] | None = None) -> WordNet:
+def load_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = "last") -> WordNet:
     """Locate (see :func:`find_wordnet`), compile or load from cache, and return WordNet.
 
     Loaded databases are shared within the process.
     """
-    located = find_wordnet(path)
+    located = find_wordnet(path, jar=jar)
     key = _stat_key(located.path)
     wordnet = _LOADED.get(key)
     if wordnet is not None:
         return wordnet
-    parts = _read_sources(located.path)
-    source_checksum = sha256_parts(parts.items())
+    # The jar's files are keyed as they are and converted only when compiling.
+    entries = _jar_entries(located.path) if located.path.is_file() else None
+    if entries is not None:
+        source_checksum = sha256_parts(entries.items())
+        compile_parts: Callable[[], Record] = lambda: _compile(_meteor_jar_parts(entries))  # noqa: E731
+    else:
+        parts = _read_sources(located.path)
+        source_checksum = sha256_parts(parts.items())
+        compile_parts = lambda: _compile(parts)  # noqa: E731
 
     data, cache_file, from_cache = cached(
-        f"wordnet-v{_FORMAT}", source_checksum, lambda: _compile(parts), _decode
+        f"wordnet-v{_FORMAT}", source_checksum, compile_parts, _decode
     )
     wordnet = WordNet(*data, located, cache_file, from_cache)
     if len(_LOADED) > 8:
@@ -582,7 +668,10 @@ class SynonymMatcher(KeyMatcher):
                 f"{language.name} ({language.code}); remove the synonym stage"
             )
         self.morphology: Morphology = options.morphology
-        self.wordnet = load_wordnet(options.path)
+        # Meteor 1.5's lookup reads the jar's own WordNet when nothing else is asked for
+        # (the same numbers as the jar, on every machine); morphy needs parts of speech.
+        jar: JarOrder = "first" if options.morphology == "meteor-1.5" else "never"
+        self.wordnet = load_wordnet(options.path, jar=jar)
         self._cache: dict[str, frozenset[int]] = {}
 
     def synonym_set(self, word: str) -> frozenset[int]:

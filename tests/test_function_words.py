@@ -160,4 +160,5 @@ def test_plugin_subset_keeps_function_word_sources(monkeypatch: pytest.MonkeyPat
     registry = get_registry.__wrapped__()  # a fresh load, not the cached registry
     assert set(registry.plugins) == {"core", "function_words", "wordnet"}
     assert {"none", "builtin", "stop-words", "stopwords-iso"} <= set(registry.function_words)
-    assert Scorer("li", language="en", registry=registry).function_words_id == "none"
+    # li reads Meteor 1.5's list (function_words: meteor-1.5), a function_words source
+    assert Scorer("li", language="en", registry=registry).function_words_id == "meteor-1.5-english"

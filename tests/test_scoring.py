@@ -149,7 +149,8 @@ def test_signature_names_every_setting() -> None:
     assert result.signature == (
         "meteorx|preset:li|lang:pt|norm:lower|unicode:nfc|"
         "stages:exact=exact.v1:1,stem=stem.v1(snowball-portuguese):0.5|"
-        "a:0.75|b:1.4|g:0.7|d:0.5|fw:none|align:meteor-1.5(beam=40)|perfect:yes|refs:1|"
+        "a:0.75|b:1.4|g:0.7|d:0.5|fw:meteor-1.5-portuguese|align:meteor-1.5(beam=40)|"
+        "perfect:yes|refs:1|"
         f"version:{meteorx.__version__}"
     )
 

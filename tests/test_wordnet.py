@@ -231,6 +231,7 @@ def test_nltk_default_path_without_importing_nltk(monkeypatch: pytest.MonkeyPatc
 
 def test_missing_wordnet_is_one_line_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(wn, "search_list", lambda: iter([(tmp_path / "none", "nowhere")]))
+    monkeypatch.setattr(wn, "meteor_jar_path", lambda: None)  # no pycocoevalcap either
     with pytest.raises(ResourceError) as info:
         wn.find_wordnet()
     message = str(info.value)

@@ -29,6 +29,9 @@ def add_parsers(sub: Any) -> None:
     languages = sub.add_parser(
         "languages", help="list languages (ISO 639-1) with their stages and resources"
     )
+    languages.add_argument(
+        "codes", nargs="*", metavar="CODE", help="only these languages (default: all of ISO 639-1)"
+    )
     languages.set_defaults(func=cmd_languages)
 
 
@@ -106,19 +109,19 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def cmd_languages(args: argparse.Namespace) -> int:
-    from meteorx.languages import LANGUAGES
-    from meteorx.registry import get_registry
+    """Per language: the recommended configuration ('meteorx score --lang L' with no
+    preset), its stages and tokenizer, and the stages that need a resource, installed
+    or not. Every ISO 639-1 code is listed (or only the codes given)."""
+    from meteorx.defaults import language_report
+    from meteorx.languages import LANGUAGES, resolve_language
 
-    registry = get_registry()
-    has_stem = "stem" in registry.matchers
-    print("code  language              stages available")
-    for code, lang in sorted(LANGUAGES.items()):
-        stages = ["exact"]
-        if has_stem and lang.snowball:
-            stages.append(f"stem(snowball-{lang.snowball})")
-        missing = [] if lang.snowball else ["stem: no Snowball stemmer"]
-        line = f"{code:5s} {lang.name:21s} {' '.join(stages)}"
-        if missing:
-            line += "   [missing: " + "; ".join(missing) + "]"
-        print(line)
+    codes = getattr(args, "codes", None) or sorted(LANGUAGES)
+    print(f"{'code':5s} {'language':20s} {'default':28s} {'stages':30s} {'tokens':20s} resources")
+    for code in codes:
+        row = language_report(resolve_language(code))
+        extra = "; ".join(f"{stage}: {state}" for stage, state in row["resources"].items())
+        print(
+            f"{row['code']:5s} {row['name'][:20]:20s} {row['default']:28s} "
+            f"{' '.join(row['stages']):30s} {row['tokens']:20s} {extra or '-'}".rstrip()
+        )
     return 0

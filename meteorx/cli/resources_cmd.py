@@ -78,15 +78,17 @@ class ResourceSpec(Protocol):
 
 def _catalogue() -> list[ResourceSpec]:
     from meteorx_plugins.omw import known_resources
+    from meteorx_plugins.paraphrase import known_resources as known_tables
 
-    return list(known_resources())
+    return [*known_resources(), *known_tables()]
 
 
 def resource_spec(name: str) -> ResourceSpec:
     """The resource called ``name``; :class:`MeteorxError` listing known names if none."""
     from meteorx_plugins.omw import omw_resource
+    from meteorx_plugins.paraphrase import paraphrase_resource
 
-    spec: ResourceSpec | None = omw_resource(name)
+    spec: ResourceSpec | None = omw_resource(name) or paraphrase_resource(name)
     if spec is None:
         known = ", ".join(s.name for s in _catalogue())
         raise MeteorxError(
@@ -193,14 +195,23 @@ def _download(url: str, target: Path, spec: ResourceSpec, explicit: bool) -> Non
 
 
 def _fetch(spec: ResourceSpec, source: str | None, target: Path) -> tuple[str, str]:
-    """Copy or download the resource into ``target``: ``(origin, kind)``."""
+    """Copy or download the resource into ``target``: ``(origin, kind)``. ``source`` may
+    be a folder holding the resource's file (several resources from one folder)."""
     if source is None:
+        if not spec.url:
+            raise ResourceError(
+                f"{spec.name} has no download address: give its file with "
+                f"'meteorx resources install {spec.name} --from {spec.filename}' "
+                "(or --from a folder holding it)"
+            )
         _download(spec.url, target, spec, explicit=False)
         return spec.url, "url"
     if _is_url(source):
         _download(source, target, spec, explicit=True)
         return source, "url"
     path = Path(os.path.expanduser(source))
+    if path.is_dir():
+        path = path / spec.filename
     if not path.is_file():
         raise ResourceError(
             f"--from {source}: no such file; give the path of {spec.filename} (from {spec.url})"
@@ -299,8 +310,11 @@ def install_resource(
 
 
 def cmd_resources_install(args: argparse.Namespace) -> int:
-    """``meteorx resources install NAME [--from FILE|URL] [--force] [--no-verify]``."""
-    install_resource(args.name, args.source, force=args.force, verify=not args.no_verify)
+    """``meteorx resources install NAME... [--from FILE|FOLDER|URL] [--force] [--no-verify]``."""
+    if len(args.name) > 1 and args.source is not None and not Path(args.source).is_dir():
+        raise MeteorxError("with several resources, --from must be a folder holding their files")
+    for name in args.name:
+        install_resource(name, args.source, force=args.force, verify=not args.no_verify)
     return 0
 
 
@@ -328,8 +342,8 @@ def cmd_resources_list(args: argparse.Namespace) -> int:
             state = "-"
         print(f"{r['name']:<{width}}  {r['description']}\n{'':<{width}}  {state}")
     print(
-        "\ninstall with: meteorx resources install NAME [--from FILE|URL]  "
-        "(NAME: omw-<code> for any omw-data wordnet)"
+        "\ninstall with: meteorx resources install NAME... [--from FILE|FOLDER|URL]  "
+        "(NAME: omw-<code> for any omw-data wordnet, paraphrase-<code> for Meteor 1.5's tables)"
     )
     return 0
 
@@ -374,12 +388,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Copy or download a resource into the user cache, check its format "
         "and SHA-256, and record where it came from.",
     )
-    install.add_argument("name", metavar="NAME", help="resource name, e.g. omw-por, omw-fra")
+    install.add_argument(
+        "name", metavar="NAME", nargs="+", help="resource names, e.g. omw-por, paraphrase-de"
+    )
     install.add_argument(
         "--from",
         dest="source",
-        metavar="FILE|URL",
-        help="a local file or a URL (default: the official omw-data address; needs internet)",
+        metavar="FILE|FOLDER|URL",
+        help="a local file, a folder holding the resources' files, or a URL (default: the "
+        "official address, for omw-*; needs internet)",
     )
     install.add_argument("--force", action="store_true", help="replace an installed copy")
     install.add_argument(

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -434,41 +435,64 @@ def test_stdin_for_hyp_and_ref(capsys: pytest.CaptureFixture[str], extra: list[s
     one_line_error(code, err, "standard input ('-')")
 
 
-# -- 9. monotonicity counterexample: Meteor 1.5's beam search ----------------------------------
+# -- 9. monotonicity counterexamples: Meteor 1.5's beam search -----------------------------
 
-#: Found by fuzz/long_properties.py (meteor-1.5-en with -norm): inserting an unmatched
-#: word raises the score, because the beam search keeps 'big <-> large' (synonym) only
-#: in the second case. The jar prints exactly these two scores.
-MONOTONE_HYP = "the the the the the the the the a big a the"
-MONOTONE_INSERTED = "the the the the the the the the a big a qzxv the"
-MONOTONE_REF = "large a a the"
-JAR_SCORES = (0.18613968879623474, 0.30603352462804156)
+#: Found by fuzz/long_properties.py: inserting a word that matches nothing raises the
+#: score, because the beam search keeps a better set of matches only in the second case
+#: (en: 'big <-> large' by synonym; pt: 'gatos <-> gato' by stem, once the exact
+#: 'gatos' is taken from the other occurrence). The jar prints exactly these scores.
+#: (preset, overrides, jar arguments, reference, hypothesis, with the word, scores)
+MONOTONE: dict[str, tuple[str, dict[str, Any], list[str], str, str, str, tuple[float, float]]] = {
+    "en-norm": (
+        "meteor-1.5-en",
+        {"normalize": "meteor"},
+        ["-l", "en", "-norm"],
+        "large a a the",
+        "the the the the the the the the a big a the",
+        "the the the the the the the the a big a qzxv the",
+        (0.18613968879623474, 0.30603352462804156),
+    ),
+    "pt": (
+        "meteor-1.5-pt",
+        {},
+        ["-l", "pt"],
+        "o a gatos um gato",
+        "um gatos o o gatos",
+        "qzxv um gatos o o gatos",
+        (0.18000000000000002, 0.35471123652261616),
+    ),
+}
 
 
-@pytest.mark.wordnet
-@pytest.mark.paraphrase
-def test_monotonicity_counterexample_is_the_jars() -> None:
+@pytest.mark.parametrize("case", sorted(MONOTONE))
+def test_monotonicity_counterexamples_are_the_jars(case: str) -> None:
     from meteorx.scorer import Scorer
 
-    scorer = Scorer("meteor-1.5-en", normalize="meteor")
-    got = tuple(scorer.segment(h, [MONOTONE_REF]).score for h in (MONOTONE_HYP, MONOTONE_INSERTED))
-    assert got == JAR_SCORES
+    preset, overrides, _, ref, hyp, inserted, scores = MONOTONE[case]
+    if case == "en-norm":
+        from tests.conftest import require_full_english
+
+        require_full_english()
+    scorer = Scorer(preset, **overrides)
+    assert tuple(scorer.segment(h, [ref]).score for h in (hyp, inserted)) == scores
 
 
 @pytest.mark.jar
 @pytest.mark.slow
-def test_monotonicity_counterexample_against_the_jar(tmp_path: Path) -> None:
+@pytest.mark.parametrize("case", sorted(MONOTONE))
+def test_monotonicity_counterexamples_against_the_jar(tmp_path: Path, case: str) -> None:
     from tests.oracle import jar
 
     reason = jar.unavailable_reason()
     if reason:
         pytest.skip(reason)
-    hyp = tmp_path / "h"
-    ref = tmp_path / "r"
-    hyp.write_text(f"{MONOTONE_HYP}\n{MONOTONE_INSERTED}\n")
-    ref.write_text(f"{MONOTONE_REF}\n{MONOTONE_REF}\n")
-    result = jar.run_jar(hyp, ref, ["-l", "en", "-norm"])
+    _, _, args, ref, hyp, inserted, scores = MONOTONE[case]
+    hyp_file = tmp_path / "h"
+    ref_file = tmp_path / "r"
+    hyp_file.write_text(f"{hyp}\n{inserted}\n")
+    ref_file.write_text(f"{ref}\n{ref}\n")
+    result = jar.run_jar(hyp_file, ref_file, args)
     assert all(
         math.isclose(a, b, abs_tol=1e-12)
-        for a, b in zip(result.segment_scores, JAR_SCORES, strict=True)
+        for a, b in zip(result.segment_scores, scores, strict=True)
     )

@@ -2,7 +2,7 @@
 
 What plugins compile from a resource (WordNet's index, simplemma's tables, an OMW
 index, a paraphrase table) is written once under the user cache folder and read back
-by later runs. Nothing in that folder is trusted:
+by later runs. What that relies on, and what it checks:
 
 * **Data only.** A cache file is named byte sections (arrays, UTF-8 text) and a JSON
   header; reading one never runs code (no pickle, no marshal).
@@ -12,18 +12,19 @@ by later runs. Nothing in that folder is trusted:
   decoding error makes the caller rebuild it, with one warning per file and process:
   a cache never changes a score and never stops a run.
 * **Private.** A cache folder must belong to the current user and be writable by no
-  one else, and its parent folders must not let others replace it (:func:`cache_dir`);
-  a folder failing that is not used (one warning) and resources are compiled in
-  memory instead. Files are created private (0600) and replaced atomically, never
-  written or read through a symbolic link.
+  one else, and a parent folder everyone can write must have the sticky bit, as
+  ``/tmp`` has (:func:`cache_dir`); a folder failing that is not used (one warning)
+  and resources are compiled in memory instead. Files are created private (0600) and
+  replaced atomically, never written or read through a symbolic link, and must belong
+  to the current user.
 * **Read, not mapped.** A file is read into memory whole and verified there, so
   nothing another process does to it afterwards (truncating it, rewriting it) can
   reach the run.
 
 The digest guards against accidents (bit flips, truncation, a half-written file, a
 file from another version), not against someone who can write the folder: they could
-recompute any digest, which is why the folder's ownership is checked. It is XXH3-128
-when the optional ``xxhash`` package is installed (3 ms for the 107 MB English
+recompute any digest, which is why only the user's own folders are used. It is
+XXH3-128 when the optional ``xxhash`` package is installed (3 ms for the 107 MB English
 paraphrase table) and SHA-256 otherwise (50 ms with the CPU's SHA instructions); the
 name of the digest is part of the file.
 
@@ -426,9 +427,9 @@ def _folder_problem(path: Path, own: bool, link: bool = True) -> str | None:
     """Why ``path`` may not be (``own``) or contain a cache folder, or ``None``.
 
     A cache folder must belong to the current user and be writable by no one else; a
-    folder inside it may not be a symbolic link (``link=False``). Parents of the cache
-    folder must belong to the user or to root and, if others may write them, have the
-    sticky bit (as ``/tmp`` has), so that no one else can replace the cache folder.
+    folder inside it may not be a symbolic link (``link=False``). A parent of the cache
+    folder that everyone may write must have the sticky bit (as ``/tmp`` has), so that
+    no one else can replace the cache folder.
     """
     info = path.stat() if link else path.lstat()
     if stat.S_ISLNK(info.st_mode):
@@ -443,8 +444,6 @@ def _folder_problem(path: Path, own: bool, link: bool = True) -> str | None:
         if mode & 0o022:
             return f"is writable by other users (mode {mode:04o})"
         return None
-    if info.st_uid not in (uid, 0):
-        return "is inside a folder that belongs to another user"
     if mode & 0o002 and not mode & stat.S_ISVTX:
         return f"is inside a folder anyone can write (mode {mode:04o}, no sticky bit)"
     return None
@@ -498,10 +497,12 @@ def cache_dir(*parts: str, create: bool = True) -> Path | None:
 
         base = Path(platformdirs.user_cache_dir("meteorx"))
     path = base.joinpath(*parts)
+    check = _check_folders if hasattr(os, "geteuid") else lambda base, path: None
     try:
-        if create:
+        problem = check(base, path)
+        if create and problem is None:
             _make_folders(base, path)
-        problem = _check_folders(base, path) if hasattr(os, "geteuid") else None
+            problem = check(base, path)
     except OSError:
         return None
     if problem is not None:

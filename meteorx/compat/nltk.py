@@ -53,6 +53,7 @@ to compare against the real NLTK.
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import re
@@ -486,12 +487,15 @@ def default_wordnet(wordnet_dir: str | os.PathLike[str] | None = None) -> WordNe
 
 
 def _cache_root() -> Path:
-    env = os.environ.get("METEORX_CACHE_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
+    """The meteorx cache folder, if it is usable and safe (see :func:`meteorx.cache.cache_dir`;
+    NLTK may load pickles from its data folders), else a new private temporary folder."""
+    from meteorx.cache import cache_dir
 
-    return Path(platformdirs.user_cache_dir("meteorx"))
+    root = cache_dir()
+    if root is None:
+        root = Path(tempfile.mkdtemp(prefix="meteorx-nltk-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return root
 
 
 def build_nltk_data(

@@ -129,6 +129,11 @@ class Scorer:
         ]
         # Meteor 1.5 aligns identical sentences with its first stage only.
         self._identical_first_stage_only = cfg.aligner.name == "meteor-1.5"
+        # The aligners shipped with meteorx return subsets of the (checked) candidates;
+        # any other aligner's result is checked before it is counted (_check_alignment).
+        self._aligner_owner = self.registry.owners.get(f"aligner:{cfg.aligner.name}", "?")
+        shipped = self.registry.plugins.get(self._aligner_owner)
+        self._trust_aligner = shipped is not None and shipped.distribution == "meteorx"
         self.weights = tuple(stage.weight for stage in cfg.stages)
         self.params = Parameters(
             alpha=cfg.alpha,
@@ -297,6 +302,16 @@ class Scorer:
         except Exception as error:
             raise self._plugin_error(stage, "candidates", _describe(error)) from error
 
+    def _check_alignment(self, alignment: Any, hyp_len: int, ref_len: int) -> None:
+        """Raise PluginError unless ``alignment`` is an Alignment of one-to-one links
+        inside the sentences, from known stages, with a count of chunks."""
+        problem = _alignment_problem(alignment, hyp_len, ref_len, len(self.matchers))
+        if problem is not None:
+            raise PluginError(
+                f"aligner {self.config.aligner.name!r} (plugin {self._aligner_owner!r}) "
+                f"returned {problem}"
+            )
+
     def _bad_span(self, stage: int, span: Any, hyp_len: int, ref_len: int) -> PluginError:
         problem = span_problem(span, hyp_len, ref_len) or "is malformed"
         return self._plugin_error(stage, "candidates", f"the span {quote(span)} {problem}")
@@ -360,6 +375,8 @@ class Scorer:
                 hyp_prepared = [m.prepare(hyp) for m in self.matchers]
                 ref_prepared = [m.prepare(ref) for m in self.matchers]
             alignment = self._align(hyp, hyp_prepared, ref, ref_prepared, n_stages)
+        if not self._trust_aligner:
+            self._check_alignment(alignment, len(hyp), len(ref))
         if self._score_alignment is not None:  # the same, in C
             fw = self.function_words
             hyp_flags = [int(t.lower() in fw) for t in hyp] if fw else [0] * len(hyp)
@@ -423,6 +440,8 @@ class Scorer:
         alignment = self.aligner.align(
             candidates, hyp_len, ref_len, self.weights, self.exact_stages
         )
+        if not self._trust_aligner:
+            self._check_alignment(alignment, hyp_len, ref_len)
         stats, breakdown = self._score_alignment(
             alignment.matches,
             alignment.chunks,
@@ -572,6 +591,44 @@ def paused_gc() -> Iterator[None]:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+def _alignment_problem(alignment: Any, hyp_len: int, ref_len: int, n_stages: int) -> str | None:
+    """What is wrong with an aligner's result, or None (see Scorer._check_alignment)."""
+    if not isinstance(alignment, Alignment):
+        return f"a {type(alignment).__name__}, not an Alignment"
+    chunks = alignment.chunks
+    if not isinstance(chunks, int) or isinstance(chunks, bool) or chunks < 0:
+        return f"an alignment with {quote(chunks)} chunks"
+    if not isinstance(alignment.matches, (tuple, list)):
+        return f"an alignment whose matches are a {type(alignment.matches).__name__}"
+    hyp_used = ref_used = 0
+    for match in alignment.matches:
+        if not isinstance(match, tuple) or len(match) != 5:
+            return f"the match {quote(match)}, not a Match"
+        rs, rl, hs, hl, stage = match
+        if not (
+            type(rs) is int
+            and type(rl) is int
+            and type(hs) is int
+            and type(hl) is int
+            and type(stage) is int
+            and 0 <= hs < hs + hl <= hyp_len
+            and 0 <= rs < rs + rl <= ref_len
+            and 0 <= stage < n_stages
+        ):
+            problem = span_problem((hs, hl, rs, rl), hyp_len, ref_len)
+            if problem is not None:
+                return f"the match {quote(match)}, whose span {problem}"
+            if not isinstance(stage, int) or not 0 <= stage < n_stages:
+                return f"the match {quote(match)}, of no stage"
+        hyp_mask = ((1 << hl) - 1) << hs
+        ref_mask = ((1 << rl) - 1) << rs
+        if hyp_used & hyp_mask or ref_used & ref_mask:
+            return f"the match {quote(match)}, which overlaps another"
+        hyp_used |= hyp_mask
+        ref_used |= ref_mask
+    return None
 
 
 def _describe(error: Exception) -> str:

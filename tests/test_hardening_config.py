@@ -29,6 +29,7 @@ from meteorx.errors import ConfigError, MeteorxError, PluginError
 from meteorx.matchers import Matcher, span_problem
 from meteorx.registry import get_registry
 from meteorx.scorer import Scorer
+from meteorx.types import Alignment, Match
 from tests.conftest import require_data
 
 REPO = Path(__file__).resolve().parents[1]
@@ -152,6 +153,39 @@ def test_tokenizer_returning_non_strings_is_a_plugin_error(engine: str, output: 
     )
     with pytest.raises(PluginError, match=r"tokenizer 'odd' \(plugin 'odd-plugin'\) failed"):
         scorer.segment("a b", "a b")
+
+
+@pytest.mark.parametrize(
+    ("result", "problem"),
+    [
+        (None, "returned a NoneType, not an Alignment"),
+        (Alignment((Match(0, 1, 0, 1, 0),), -1), "with -1 chunks"),
+        (Alignment((Match(0, 1, 0, 1, 7),), 1), "of no stage"),
+        (Alignment((Match(0, 1, 5, 1, 0),), 1), "runs past the hypothesis's 3 words"),
+        (Alignment((Match(-1, 1, 0, 1, 0),), 1), "has a negative start"),
+        (Alignment((Match(0, 2, 0, 1, 0), Match(1, 1, 1, 1, 0)), 2), "overlaps another"),
+        (Alignment(((0, 1),), 1), "not a Match"),  # type: ignore[arg-type]
+    ],
+)
+def test_aligner_result_is_checked(engine: str, result: Any, problem: str) -> None:
+    """A plugin aligner's result is counted in C (or indexes lists): checked first."""
+
+    class Hostile:
+        def __init__(self, config: Any) -> None:
+            pass
+
+        def align(self, *args: Any) -> Any:
+            return result
+
+    registry = get_registry()
+    registry.aligners["hostile"] = Hostile
+    registry.owners["aligner:hostile"] = "hostile-plugin"
+    scorer = Scorer({"extends": "li", "language": "en", "aligner": "hostile"}, registry=registry)
+    with pytest.raises(
+        PluginError, match=r"aligner 'hostile' \(plugin 'hostile-plugin'\)"
+    ) as caught:
+        scorer.segment("a b c", "a b c d")
+    assert problem in str(caught.value)
 
 
 _CLI_WITH_HOSTILE_PLUGIN = """

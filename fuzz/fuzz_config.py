@@ -1,8 +1,8 @@
 """Coverage-guided fuzzing of configuration loading with atheris (libFuzzer).
 
     pip install atheris
-    python fuzz/fuzz_config.py --engine compiled -max_total_time=600 -timeout=20 corpus-config
-    python fuzz/fuzz_config.py --engine python -max_total_time=600 -timeout=20 corpus-config
+    python fuzz/fuzz_config.py --engine compiled -dict=fuzz/config.dict -max_total_time=600 corpus
+    python fuzz/fuzz_config.py --engine python -dict=fuzz/config.dict -max_total_time=600 corpus
 
 Each input is the text of a YAML configuration (bytes decoded as UTF-8, bad bytes
 replaced). It is written to a file in a scratch folder, beside a small ``base.yaml`` it

@@ -28,6 +28,7 @@ Name = Annotated[str, Field(min_length=1, max_length=200)]
 
 #: Limits on what a configuration may ask of the loader (see _read_yaml and _load_raw).
 MAX_YAML_NODES = 100_000
+MAX_CONFIG_CHARS = 1_000_000
 MAX_EXTENDS_DEPTH = 32
 #: Quoted input is cut to this many characters in error messages.
 QUOTE_LIMIT = 80
@@ -347,13 +348,17 @@ def _is_preset(name: str) -> bool:
 
 def _read_config_file(path: Path, source: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as file:
+            text = file.read(MAX_CONFIG_CHARS + 1)
     except FileNotFoundError:
         raise ConfigError(f"configuration file not found: {source}") from None
     except UnicodeDecodeError as error:
         raise ConfigError(f"{source} is not UTF-8 text (byte {error.start})") from None
     except OSError as error:
         raise ConfigError(f"cannot read {source}: {error.strerror or error}") from None
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ConfigError(f"{source} is longer than {MAX_CONFIG_CHARS:,} characters")
+    return text
 
 
 def _is_file(path: Path) -> bool:

@@ -283,6 +283,15 @@ def test_a_few_aliases_are_fine(tmp_path: Path) -> None:
     assert load_config(str(path)).stages[0].matcher == "exact"
 
 
+def test_huge_config_file_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text("extends: li\n" + "# padding\n" * 200_000)
+    start = time.monotonic()
+    with pytest.raises(ConfigError, match="longer than 1,000,000 characters"):
+        load_config(str(path))
+    assert time.monotonic() - start < 2
+
+
 def test_deep_nesting_is_a_config_error(tmp_path: Path) -> None:
     path = tmp_path / "deep.yaml"
     path.write_text("alpha: " + "[" * 5000 + "]" * 5000 + "\n")

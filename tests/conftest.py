@@ -4,9 +4,11 @@
 that need something pip does not install skip, saying what is missing and how to get it.
 
 * evaluation data: read from ``$METEORX_DATA`` or ``../shared/data`` beside the
-  checkout, never copied into the repository (:func:`require_data`, the ``data`` mark);
-* WordNet 3.0 (the English synonym stage, the NLTK mode): :func:`require_wordnet`, the
-  ``wordnet`` mark;
+  checkout, never copied into the repository (:func:`require_data`);
+* a WordNet 3.0 database (WordNet's morphology, as in ``meteor-2005``, and the NLTK
+  mode): :func:`require_wordnet`, the ``wordnet`` mark; Meteor 1.5's English (WordNet,
+  possibly the jar's own copy, and the paraphrase table): :func:`require_full_english`,
+  the ``full_english`` mark;
 * the Meteor 1.5 jar (``pip install pycocoevalcap``) and a Java runtime: the ``jar``
   mark; the English paraphrase table: :func:`require_paraphrase_en`, the
   ``paraphrase`` mark.
@@ -21,7 +23,6 @@ silently for want of WordNet, Java, the jar or the paraphrase table.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Generator
 from functools import cache
 from pathlib import Path
@@ -60,16 +61,34 @@ def read_lines(path: Path) -> list[str]:
 
 @cache
 def wordnet_missing() -> str | None:
-    """Why WordNet 3.0 cannot be used here (by meteorx's stage and its NLTK mode), or None."""
+    """Why a full WordNet 3.0 database (NLTK's data or the system's; needed by WordNet's
+    morphology, as in ``meteor-2005``, and by the NLTK mode) is not available, or None.
+
+    The copy inside the Meteor 1.5 jar does not count: it serves only the jar's own
+    synonym lookup (see :func:`full_english_missing`).
+    """
     from meteorx.compat.nltk import find_wordnet as find_for_nltk
     from meteorx_plugins.wordnet import find_wordnet
 
     try:
-        find_wordnet()
+        find_wordnet(jar="never")
         find_for_nltk()
     except ResourceError as error:
         return f"needs WordNet 3.0: {error}"
     return None
+
+
+@cache
+def full_english_missing() -> str | None:
+    """Why Meteor 1.5's English (``meteor-1.5-en``: WordNet, possibly the jar's copy, and
+    the English paraphrase table) cannot run here, or None."""
+    from meteorx_plugins.wordnet import find_wordnet
+
+    try:
+        find_wordnet()
+    except ResourceError as error:
+        return f"needs WordNet 3.0: {error}"
+    return paraphrase_en_missing()
 
 
 @cache
@@ -79,13 +98,6 @@ def jar_missing() -> str | None:
 
     reason = jar.unavailable_reason()
     return None if reason is None else f"needs the Meteor 1.5 jar: {reason}"
-
-
-@cache
-def java_missing() -> str | None:
-    if shutil.which("java") is None:
-        return "needs a Java runtime: `java` not found on PATH"
-    return None
 
 
 @cache
@@ -123,16 +135,17 @@ def require_paraphrase_en() -> None:
 
 
 def require_full_english() -> None:
-    """Everything Meteor 1.5's English needs: WordNet and the paraphrase table."""
-    require_wordnet()
-    require_paraphrase_en()
+    """Skip (fail in strict mode) unless ``meteor-1.5-en``'s resources are installed."""
+    reason = full_english_missing()
+    if reason:
+        unavailable(reason)
 
 
 _MARKS = {
     "wordnet": (require_wordnet, "needs WordNet 3.0 (skips without it)"),
     "jar": (require_jar, "compares against the Meteor 1.5 jar (needs pycocoevalcap and Java)"),
     "paraphrase": (require_paraphrase_en, "needs the English paraphrase table"),
-    "full_english": (require_full_english, "needs WordNet 3.0 and the English paraphrase table"),
+    "full_english": (require_full_english, "needs meteor-1.5-en's WordNet and paraphrase table"),
 }
 
 
@@ -148,7 +161,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def missing_resources() -> list[str]:
-    found = (wordnet_missing(), jar_missing(), paraphrase_en_missing())
+    found = (wordnet_missing(), jar_missing(), full_english_missing())
     return [reason for reason in found if reason]
 
 

@@ -10,6 +10,8 @@ benchmarks/stem_agreement.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from meteorx.scorer import Scorer
@@ -18,8 +20,9 @@ from tests.oracle import jar
 
 pytestmark = [pytest.mark.jar, pytest.mark.data, pytest.mark.slow]
 
-CASES = {
-    # name: (jar arguments, meteorx configuration)
+CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
+    # name: (jar arguments, meteorx configuration: the preset, with the jar's -lower and
+    # the -m module selection of the same run, nothing else)
     "en-defaults": (
         ["-l", "en", "-lower", "-m", "exact stem"],
         {

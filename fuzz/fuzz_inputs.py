@@ -2,16 +2,16 @@
 through the real readers, scoring, every writer and the statistics-file round trip.
 
     pip install atheris
-    python fuzz/fuzz_inputs.py -max_total_time=600 -max_len=8192 -timeout=30 corpus-inputs/
-    METEORX_FUZZ_ENGINE=pure python fuzz/fuzz_inputs.py ...   # without the C extensions
+    python fuzz/fuzz_inputs.py --engine compiled -max_total_time=600 -max_len=8192 corpus/
+    python fuzz/fuzz_inputs.py --engine python -max_total_time=600 -max_len=8192 corpus/
 
-The first byte picks the format and the configuration, the second the optional columns
-(``doc``, ``id``, a second reference column, a reference list in JSONL). The rest is
-the file: for SGML, the test set, and after a line ``====`` the reference set (else
+The first byte picks the format and the configuration, the second the table options
+(a second reference column ``ref2``, the ``doc`` and ``id`` columns, the references
+read from the table given again as a reference file). The rest is the file: for SGML, the test set, and after a line ``====`` the reference set (else
 the reference set is the test set with ``tstset`` renamed ``refset``, so that segments
 match and scoring runs). An empty corpus folder is seeded with valid files of each
-format. ``METEORX_FUZZ_ENGINE=pure`` blocks meteorx's compiled modules before import,
-so every fallback written in Python runs instead.
+format. ``--engine python`` blocks meteorx's compiled modules before import, so every
+fallback written in Python runs instead (the default, ``compiled``, requires them).
 
 Checked for each input: reading either succeeds or raises :class:`MeteorxError` (any
 other exception is a crash); every score is a number in [0, 1]; the JSON output is
@@ -24,6 +24,7 @@ reproduces it.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -41,10 +42,32 @@ COMPILED = (
     "meteorx.align._fast",
     "meteorx.tokenizers._norm",
 )
-ENGINE = os.environ.get("METEORX_FUZZ_ENGINE", "compiled")
-if ENGINE == "pure":
+
+
+def _engine() -> str:
+    """``--engine compiled|python`` taken out of ``sys.argv`` (libFuzzer reads the rest)."""
+    engine = "compiled"
+    rest = [sys.argv[0]]
+    args = iter(sys.argv[1:])
+    for arg in args:
+        if arg == "--engine":
+            engine = next(args, "")
+        elif arg.startswith("--engine="):
+            engine = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    if engine not in ("compiled", "python"):
+        raise SystemExit(f"--engine is compiled or python, not {engine!r}")
+    sys.argv[:] = rest
+    return engine
+
+
+ENGINE = _engine()
+if ENGINE == "python":
     for name in COMPILED:
         sys.modules[name] = None  # type: ignore[assignment]  # import fails: fallback
+elif any(importlib.util.find_spec(name) is None for name in COMPILED):
+    raise SystemExit("the C extensions are not built (python setup.py build_ext --inplace)")
 
 with atheris.instrument_imports():
     from meteorx import formats
@@ -75,7 +98,7 @@ for config, kwargs in CONFIGS:
         SCORERS.append(Scorer(config, **kwargs))
     except MeteorxError as error:  # e.g. no WordNet here
         print(f"skipping {config}: {error}", file=sys.stderr)
-if ENGINE == "pure":
+if ENGINE == "python":
     assert all(s._score_alignment is None for s in SCORERS), "compiled path still in use"
 
 FORMATS = ("sgml", "jsonl", "tsv")

@@ -7,11 +7,12 @@ through the real readers, scoring, every writer and the statistics-file round tr
 
 The first byte picks the format and the configuration, the second the table options
 (a second reference column ``ref2``, the ``doc`` and ``id`` columns, the references
-read from the table given again as a reference file). The rest is the file: for SGML, the test set, and after a line ``====`` the reference set (else
-the reference set is the test set with ``tstset`` renamed ``refset``, so that segments
-match and scoring runs). An empty corpus folder is seeded with valid files of each
-format. ``--engine python`` blocks meteorx's compiled modules before import, so every
-fallback written in Python runs instead (the default, ``compiled``, requires them).
+read from the table given again as a reference file). The rest is the file: for SGML,
+the test set, and after a line ``====`` the reference set (else the reference set is
+the test set with ``tstset`` renamed ``refset``, so that segments match and scoring
+runs). An empty corpus folder is seeded with valid files of each format.
+``--engine python`` blocks meteorx's compiled modules before import, so every fallback
+written in Python runs instead (the default, ``compiled``, requires them).
 
 Checked for each input: reading either succeeds or raises :class:`MeteorxError` (any
 other exception is a crash); every score is a number in [0, 1]; the JSON output is

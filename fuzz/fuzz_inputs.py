@@ -16,9 +16,9 @@ written in Python runs instead (the default, ``compiled``, requires them).
 
 Checked for each input: reading either succeeds or raises :class:`MeteorxError` (any
 other exception is a crash); every score is a number in [0, 1]; the JSON output is
-strict JSON (no NaN); the text and TSV outputs have one line per segment; and the
-statistics file written for ``meteorx combine`` reads back to the same statistics,
-identifiers and system scores. Writing and reading back must not raise at all.
+strict JSON (no NaN); the text output has one line per segment (TSV is written too);
+and the statistics file written for ``meteorx combine`` reads back to the same
+statistics, identifiers and system scores. Writing and reading back must not raise at all.
 A crash is written to ``crash-<sha1>``; ``python fuzz/fuzz_inputs.py crash-<sha1>``
 reproduces it.
 """
@@ -114,7 +114,9 @@ STATS = WORK / "stats.tsv"
 SEEDS = {
     "sgml": b'<tstset setid="t" srclang="de" trglang="en" sysid="A">\n<doc docid="d1">\n'
     b'<seg id="1">the cat sat on the mat</seg>\n<seg id="2">a &amp; b &lt;c&gt;</seg>\n'
-    b'</doc>\n<doc docid="d2" sysid="B">\n<seg id=1>big house</seg>\n</doc>\n</tstset>\n'
+    b'</doc>\n<doc docid="d2">\n<seg id=1>big house</seg>\n</doc>\n'
+    b'<doc docid="d2" sysid="B">\n<seg id=1>a house</seg>\n</doc>\n<doc docid="d1" sysid="B">'
+    b'\n<seg id="2">a b c</seg>\n<seg id="1">the cat</seg>\n</doc>\n</tstset>\n'
     b"====\n"
     b'<refset setid="t" srclang="de" trglang="en" refid="r1">\n<doc docid="d1">\n'
     b'<seg id="1">the cat sat on a mat</seg>\n<seg id="2">a and b</seg>\n</doc>\n'

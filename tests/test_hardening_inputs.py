@@ -424,6 +424,38 @@ def test_combine_json_statistics_are_checked(
     assert len(stats.systems[0][1]) == 2
 
 
+# -- found by fuzz/fuzz_inputs.py ---------------------------------------------------------------
+
+
+def test_statistics_of_an_empty_input_are_refused_by_combine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "e.txt"
+    empty.write_text("")
+    stats = tmp_path / "s.tsv"
+    assert (
+        run(capsys, "score", "-H", str(empty), "-r", str(empty), *LI, "--stats-out", str(stats))[0]
+        == 0
+    )
+    code, _, err = run(capsys, "combine", str(stats))  # was IndexError
+    one_line_error(code, err, "no statistics rows")
+
+
+def test_identifiers_with_control_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A line break in setid was written into the statistics file's header and broke it.
+    ref = _sgml(tmp_path / "ref.sgm", '<seg id="1">a b</seg>\n')
+    hyp = tmp_path / "test.sgm"
+    hyp.write_text(SGML_HEAD.replace('setid="t"', 'setid="t\nx\ty"') + '<seg id="1">a</seg>\n')
+    code, _, err = run(capsys, "score", "-i", "sgml", "-H", str(hyp), "-r", ref, *LI)
+    one_line_error(code, err, "test.sgm, line 1", "control character", "U+000A")
+    table = tmp_path / "t.jsonl"
+    table.write_text(json.dumps({"hyp": "a", "ref": "a", "id": "s\t1"}) + "\n")
+    code, _, err = run(capsys, "score", "-i", "jsonl", "-H", str(table), *LI, "--id-column", "id")
+    one_line_error(code, err, "t.jsonl, record 1, column 'id'", "U+0009")
+
+
 # -- 9. standard input named twice ---------------------------------------------------------------
 
 

@@ -217,7 +217,10 @@ _MAX_PROBLEMS = 5
 
 
 def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    """``text`` on one line (line breaks and other control characters escaped), cut to
+    ``limit`` characters (an ellipsis marks the cut)."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 

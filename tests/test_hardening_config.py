@@ -339,6 +339,23 @@ def test_long_names_give_short_messages(override: dict[str, Any]) -> None:
     assert len(str(caught.value)) < 6 * QUOTE_LIMIT, str(caught.value)[:300]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'extends: li\nnormalize: {"tok\\nenizer": meteor}\n',
+        "extends: li\nnormalize: {tok  <<er:.inf\n\n\neor, lowercase: true}\n",  # (fuzzer)
+        'extends: li\n"a\\u2028b\\tc": 1\n',
+    ],
+)
+def test_keys_with_line_breaks_stay_on_one_line(tmp_path: Path, text: str) -> None:
+    """fuzz/fuzz_config.py found an 'unknown key' message spread over many lines."""
+    path = tmp_path / "keys.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match="unknown key") as caught:
+        load_config(str(path))
+    assert str(caught.value).isprintable(), str(caught.value)
+
+
 # -- 7. unreadable configs, numbers, extends chains ----------------------------------------
 
 

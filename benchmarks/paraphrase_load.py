@@ -1,9 +1,11 @@
 """Cost of the paraphrase stage: loading the English table, then matching.
 
 1. Load: compiles pycocoevalcap's ``paraphrase-en.gz`` (5.3 M entries) into an empty
-   temporary cache folder (first use on a machine), then opens the compiled file
-   again (every later use). Each in a fresh process; prints wall and CPU seconds and
-   the process's peak resident memory.
+   temporary cache folder (first use on a machine), then loads the compiled file
+   again (every later use: read into memory and its digest checked, see
+   :mod:`meteorx.cache`). Each in a fresh process; prints wall and CPU seconds and the
+   process's peak resident memory. ``--digest sha256`` hides the optional ``xxhash``
+   package from the child processes, so the files carry and check SHA-256.
 2. Matching: ``ParaphraseMatcher.prepare`` + ``.candidates`` alone over Meteor 1.5's
    xray data (both systems against the reference, references prepared once as the
    scorer does), in microseconds per segment: the first pass of a fresh process
@@ -11,6 +13,7 @@
    then a second pass over the same data.
 
     python benchmarks/paraphrase_load.py [--data ../shared/data] [--repeat 3]
+        [--digest auto|sha256]
 
 Needs ``pip install pycocoevalcap``; part 2 needs the shared data folder
 (``meteor15-examples``). The machine's other load makes timings vary: take the best of
@@ -31,6 +34,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 _LOAD = """
 import json, resource, sys, time
+if sys.argv[2] == "sha256":
+    sys.modules["xxhash"] = None  # import fails: SHA-256 is used
 from meteorx.paraphrase_table import load_table
 wall, cpu = time.perf_counter(), time.process_time()
 table = load_table(sys.argv[1])
@@ -89,6 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=str(REPO.parent / "shared" / "data"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--digest", choices=["auto", "sha256"], default="auto")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     from meteorx.languages import resolve_language
@@ -100,8 +106,8 @@ def main() -> None:
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as folder:
             env = {**os.environ, "METEORX_CACHE_DIR": folder}
-            cold.append(_run(_LOAD, table, env=env))
-            warm.append(_run(_LOAD, table, env=env))
+            cold.append(_run(_LOAD, table, args.digest, env=env))
+            warm.append(_run(_LOAD, table, args.digest, env=env))
     for name, runs in (("first load (compile)", cold), ("later load (open)", warm)):
         best = min(runs, key=lambda r: r["wall"])
         walls = ", ".join(f"{r['wall']:.2f}" for r in runs)

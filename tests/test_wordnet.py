@@ -53,9 +53,10 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def wordnet() -> WordNet:
-    """The real WordNet 3.0 (or skip saying how to get it)."""
+    """The real WordNet 3.0 database (or skip saying how to get it); not the Meteor 1.5
+    jar's copy, which lacks what WordNet's morphology (morphy) reads."""
     try:
-        return wn.load_wordnet(_USER_WORDNET)
+        return wn.load_wordnet(_USER_WORDNET, jar="never")
     except ResourceError as error:
         pytest.skip(f"WordNet 3.0 not available: {error}")
 

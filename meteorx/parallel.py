@@ -1,15 +1,18 @@
 """Scoring many segments in several processes, with identical results, and progress bars.
 
 ``score_pairs(scorer, pairs, jobs=N)`` cuts the segments into chunks (segments sharing
-a reference together, so each process prepares a reference once). Where the platform
-forks (Linux), N - 1 worker processes inherit the scorer and the segments — the scorer
-is built once, nothing is sent to the workers — and they and the calling process take
-chunks from shared counters (each its own contiguous run first: :class:`_Regions`);
-workers send their results back as bytes (:func:`encode`), which the caller decodes
-into :class:`SegmentResult` objects. Elsewhere a pool of N workers each builds
-one scorer from the validated configuration. Results come back in input order and
-equal the single-process ones, so sums of statistics — and therefore every corpus
+a reference together, so each process prepares a reference once). The calling process
+and N - 1 workers (a :class:`WorkerPool`) score them, each its own contiguous run of
+chunks first (:class:`_Regions`). Where the platform forks (Linux), the workers
+inherit the scorer and the segments — the scorer is built once, a task is a chunk's
+number; elsewhere each builds one scorer from the validated configuration and is sent
+the segments. Workers send their results back as bytes (:func:`encode`), which the
+caller decodes into :class:`SegmentResult` objects. Results come back in input order
+and equal the single-process ones, so sums of statistics — and therefore every corpus
 score — are identical.
+
+A worker that dies (killed, out of memory) is an error within moments, never a hang
+(:class:`WorkerDied`), and workers never outlive the process that started them.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import pickle
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import chain, repeat
+from multiprocessing.connection import Connection, wait
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -33,8 +39,6 @@ from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
 
 #: One task: a hypothesis and its references.
 Pair = tuple[str, Sequence[str]]
-
-_WORKER_SCORER: Scorer | None = None  # a pool worker's scorer (spawn platforms)
 
 try:  # results to bytes and back in C (meteorx/_transfer.pyx), when it is built
     from meteorx import _transfer
@@ -88,12 +92,6 @@ def progress_bar(
         yield bar
     finally:
         bar.close()
-
-
-def _init_worker(config: MeteorConfig | None) -> None:
-    global _WORKER_SCORER
-    if config is not None:  # spawn / forkserver: build the scorer once per worker
-        _WORKER_SCORER = Scorer(config)
 
 
 #: A segment result as a flat tuple of numbers, strings and tuples of those. Unpickling
@@ -245,15 +243,6 @@ def decode(encoded: Encoded) -> list[SegmentResult]:
     return unpack_all(encoded)
 
 
-def _score_chunk(task: tuple[Sequence[Pair], bool]) -> Encoded:
-    chunk, detail = task
-    scorer = _WORKER_SCORER
-    if scorer is None:  # pragma: no cover - a worker without initialiser
-        raise RuntimeError("worker process has no scorer")
-    with paused_gc():
-        return encode([scorer.segment(hyp, list(refs)) for hyp, refs in chunk], detail)
-
-
 def _chunks(pairs: Sequence[Pair], size: int) -> list[Sequence[Pair]]:
     return [pairs[i : i + size] for i in range(0, len(pairs), size)]
 
@@ -302,10 +291,7 @@ def score_pairs(
     # Small chunks balance the load and keep the progress bar moving.
     size = max(1, min(200, len(tasks) // (jobs * 16)))
     chunks = _chunks(tasks, size)
-    if "fork" in multiprocessing.get_all_start_methods():
-        done = _run_forked(scorer, chunks, jobs, update, detail)
-    else:  # pragma: no cover - macOS / Windows: spawn, data sent to a pool
-        done = _run_pool(scorer, chunks, jobs, update, detail)
+    done = _run_chunks(scorer, chunks, jobs, update, detail)
     flat = [result for chunk in done for result in chunk]
     results_in_order: list[SegmentResult | None] = [None] * len(pairs)
     for i, result in zip(order, flat, strict=True):
@@ -324,53 +310,62 @@ def _by_reference(pairs: Sequence[Pair]) -> list[int]:
     return sorted(range(len(pairs)), key=group.__getitem__)
 
 
-def _run_forked(
+def _run_chunks(
     scorer: Scorer,
     chunks: list[Sequence[Pair]],
     jobs: int,
     update: Callable[[int], Any],
     detail: bool,
 ) -> list[list[SegmentResult]]:
-    """``jobs - 1`` forked workers and this process take chunks (:class:`_Regions`).
+    """This process and ``jobs - 1`` workers score the chunks (:class:`_Regions` says
+    which); this process hands the workers their chunk numbers between its own chunks.
 
-    The workers inherit the scorer and the tasks (nothing is sent to them) and send
-    back encoded results (:func:`encode`); this process scores chunks too, so it keeps
-    working instead of only decoding results, and decodes only the workers' share.
+    Where the workers are forked they inherit the scorer and the chunks, so a task is
+    a chunk's number; elsewhere it is the chunk itself. This process scores chunks
+    too, so it keeps working instead of only decoding results, and decodes only the
+    workers' share. A dead worker fails the run at once (:class:`WorkerDied`).
     """
-    global _FORK_STATE
-    context = multiprocessing.get_context("fork")
-    counter = _Regions(context, len(chunks), jobs)
-    queue: Any = context.Queue()
-    _FORK_STATE = (scorer, chunks, counter, queue, detail)
-    workers = [context.Process(target=_fork_worker, args=(k,), daemon=True) for k in range(1, jobs)]
+    regions = _Regions(len(chunks), jobs)
     done: list[list[SegmentResult] | None] = [None] * len(chunks)
-    try:
-        # The collector is paused before the fork, so the workers never run it either:
-        # a collection would write to every inherited object (copy-on-write faults).
-        with paused_gc():
-            for worker in workers:
-                worker.start()
-            while True:
-                index = counter.take(0)
-                if index is None:
-                    break
-                scored = [scorer.segment(h, list(r)) for h, r in chunks[index]]
-                done[index] = scored if detail else [without_detail(x) for x in scored]
-                update(len(chunks[index]))
-                _drain(queue, done, update, block=False, workers=workers)
-            while any(chunk is None for chunk in done):
-                _drain(queue, done, update, block=True, workers=workers)
-    finally:
-        _FORK_STATE = None
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()
-            worker.join()
-        queue.close()
+
+    def receive(pool: WorkerPool, block: bool) -> None:
+        for index, results in pool.collect(block):
+            if isinstance(results, BaseException):
+                raise results
+            done[index] = results
+            update(len(results))
+        if pool.failure is not None:
+            raise pool.failure
+
+    # The collector is paused before the fork, so the workers never run it either: a
+    # collection would write to every inherited object (copy-on-write faults).
+    with paused_gc(), WorkerPool(scorer, jobs - 1, chunks) as pool:
+        while True:
+            for k in range(pool.size):  # keep every worker's queue full
+                while pool.can_take(k):
+                    index = regions.take(k + 1)
+                    if index is None:
+                        break
+                    payload = index if pool.inherits else chunks[index]
+                    pool.send(pool.task(index, _score_batch, payload, detail), k)
+            index = regions.take(0)
+            if index is None:
+                break
+            scored = [scorer.segment(h, list(r)) for h, r in chunks[index]]
+            done[index] = scored if detail else [without_detail(x) for x in scored]
+            update(len(scored))
+            receive(pool, block=False)
+        while pool.busy:
+            receive(pool, block=True)
     return [chunk for chunk in done if chunk is not None]
 
 
-_FORK_STATE: tuple[Scorer, list[Sequence[Pair]], _Regions, Any, bool] | None = None
+def _score_batch(scorer: Scorer, payload: int | Sequence[Pair]) -> list[SegmentResult]:
+    """A worker's task in :func:`score_pairs`: a chunk, or its number if inherited."""
+    if isinstance(payload, int):
+        assert _INHERITED_CHUNKS is not None
+        payload = _INHERITED_CHUNKS[payload]
+    return [scorer.segment(h, list(r)) for h, r in payload]
 
 
 class _Regions:
@@ -381,91 +376,306 @@ class _Regions:
     Chunks are ordered by reference, so a process's own run holds about ``1/n`` of the
     vocabulary: it works out each word's keys and prepares each reference once, where
     taking chunks round-robin would have every process meet (and pay for) nearly every
-    word. Taking from the others' backs keeps the load balanced to the last chunk.
+    word. Taking from the others' backs keeps the load balanced to the last chunks.
     """
 
-    def __init__(self, context: Any, n_chunks: int, n: int) -> None:
+    def __init__(self, n_chunks: int, n: int) -> None:
         bounds = [n_chunks * k // n for k in range(n + 1)]
-        # [front_0, back_0, front_1, back_1, ...]: run k is chunks front_k .. back_k - 1
-        self._ends = context.Array("i", [b for k in range(n) for b in bounds[k : k + 2]])
-        self._n = n
+        self._fronts = bounds[:-1]  # run k is chunks fronts[k] .. backs[k] - 1
+        self._backs = bounds[1:]
 
     def take(self, k: int) -> int | None:
-        ends = self._ends
-        with ends.get_lock():
-            if ends[2 * k] < ends[2 * k + 1]:  # own run, from the front
-                ends[2 * k] += 1
-                return int(ends[2 * k] - 1)
-            left = [ends[2 * r + 1] - ends[2 * r] for r in range(self._n)]
-            r = max(range(self._n), key=left.__getitem__)
-            if left[r] <= 0:
-                return None
-            ends[2 * r + 1] -= 1  # another run, from the back
-            return int(ends[2 * r + 1])
+        fronts, backs = self._fronts, self._backs
+        if fronts[k] < backs[k]:  # own run, from the front
+            fronts[k] += 1
+            return fronts[k] - 1
+        left = [back - front for front, back in zip(fronts, backs, strict=True)]
+        r = max(range(len(left)), key=left.__getitem__)
+        if left[r] <= 0:
+            return None
+        backs[r] -= 1  # another run, from the back
+        return backs[r]
 
 
-def _fork_worker(k: int) -> None:  # pragma: no cover - runs in the child process
-    state = _FORK_STATE
-    assert state is not None
-    scorer, chunks, counter, queue, detail = state
+# -- worker processes -----------------------------------------------------------------
+
+
+class WorkerDied(MeteorxError):
+    """A worker process ended while it had work (killed, out of memory)."""
+
+
+#: Platforms that fork give the workers the scorer (and the chunks) for free; the
+#: others start fresh interpreters that build a scorer from the configuration.
+_START_METHOD: str | None = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+
+#: Tasks a worker holds at once: the one it scores and the next, so it never waits
+#: for this process (busy scoring its own chunk, or writing output) to send more.
+_DEPTH = 2
+
+#: A task larger than this (bytes) goes only to a worker with nothing queued. Pipes
+#: hold 64 KiB on Linux: a worker whose queue is empty is reading, so a large task
+#: cannot block this process while that worker is blocked writing a result to it.
+_LARGE_TASK = 16 * 1024
+
+#: The chunks a forked worker inherited (batch scoring): tasks then name a chunk by
+#: its position. Set in the worker only.
+_INHERITED_CHUNKS: Sequence[Sequence[Pair]] | None = None
+
+#: A task: its id and its pickled ``(id, function, payload, detail)``.
+Task = tuple[int, bytes]
+
+#: What a worker runs: a module-level function (sent by name) of the worker's scorer
+#: and a task's payload, returning segment results.
+TaskFunction = Callable[[Scorer, Any], list[SegmentResult]]
+
+
+class WorkerPool:
+    """``size`` worker processes that score tasks, each over its own two pipes.
+
+    ``multiprocessing.Pool`` replaces a killed worker and waits for the killed
+    worker's task forever, and a queue shared by all workers can be left locked or
+    half-written by one killed in the middle of a write. Here nothing is shared: this
+    process waits on each worker's result pipe and on its process sentinel, so a
+    worker that dies is noticed at the next :meth:`collect` (the results it finished
+    are read first) and becomes :attr:`failure`, a :class:`WorkerDied`; its tasks
+    are listed in :attr:`lost`.
+
+    Workers end with this process: on Linux the kernel kills them when it dies
+    (``PR_SET_PDEATHSIG``), and everywhere they stop at end of file on their task
+    pipe, or when writing a result to a pipe nobody reads any more (once the task
+    at hand is done). They ignore Ctrl-C (this process stops them) and leave with
+    ``os._exit``, running nothing inherited from this process (atexit handlers,
+    flushing buffered output). Leaving the ``with`` block stops them all.
+    """
+
+    def __init__(
+        self, scorer: Scorer, size: int, chunks: Sequence[Sequence[Pair]] | None = None
+    ) -> None:
+        context = multiprocessing.get_context(_START_METHOD)
+        self.inherits = context.get_start_method() == "fork"
+        self.size = size
+        self.failure: WorkerDied | None = None
+        self.lost: set[int] = set()
+        self._held: list[set[int]] = [set() for _ in range(size)]  # task ids per worker
+        self._alive = [True] * size
+        pipes = [(context.Pipe(duplex=False), context.Pipe(duplex=False)) for _ in range(size)]
+        # this process's ends: task writers and result readers
+        self._tasks: list[Connection] = [task_w for (_, task_w), _ in pipes]
+        self._results: list[Connection] = [result_r for _, (result_r, _) in pipes]
+        mine = [*self._tasks, *self._results]
+        self._processes: list[Any] = []
+        parent = os.getpid()
+        try:
+            for k, ((task_r, _), (_, result_w)) in enumerate(pipes):
+                args: tuple[Any, ...] = (task_r, result_w, parent, scorer.config, None, [])
+                if self.inherits:  # a forked child holds every end: it closes all but its own
+                    theirs = [e for j, (t, r) in enumerate(pipes) if j != k for e in (t[0], r[1])]
+                    args = (task_r, result_w, parent, scorer, chunks, [*mine, *theirs])
+                process = context.Process(target=_worker, args=args, daemon=True)  # type: ignore[attr-defined]
+                process.start()
+                self._processes.append(process)
+        finally:
+            for (task_r, _), (_, result_w) in pipes:  # the workers' ends are theirs alone
+                task_r.close()
+                result_w.close()
+        if len(self._processes) < size:  # pragma: no cover - start() raised
+            self.close(stop=True)
+
+    @staticmethod
+    def task(task_id: int, function: TaskFunction, payload: Any, detail: bool) -> Task:
+        """A task as sent to a worker: its results come back with ``task_id``."""
+        data = pickle.dumps((task_id, function, payload, detail), pickle.HIGHEST_PROTOCOL)
+        return task_id, data
+
+    def can_take(self, k: int, task: Task | None = None) -> bool:
+        """Whether worker ``k`` takes ``task`` now (see :data:`_DEPTH`, :data:`_LARGE_TASK`)."""
+        if not self._alive[k] or self.failure is not None:
+            return False
+        held = len(self._held[k])
+        return held == 0 or (held < _DEPTH and (task is None or len(task[1]) <= _LARGE_TASK))
+
+    def send(self, task: Task, k: int | None = None) -> bool:
+        """Give ``task`` to worker ``k``, or else to the least busy worker that can take
+        it; False if none can now."""
+        able = [j for j in (range(self.size) if k is None else (k,)) if self.can_take(j, task)]
+        if not able:
+            return False
+        k = min(able, key=lambda j: len(self._held[j]))
+        task_id, data = task
+        self._held[k].add(task_id)
+        # If the worker is gone, collect() reads what it left and says how it ended.
+        with suppress(OSError):
+            self._tasks[k].send_bytes(data)
+        return True
+
+    @property
+    def busy(self) -> bool:
+        """Whether a live worker holds a task (a blocking :meth:`collect` returns)."""
+        return any(held and alive for held, alive in zip(self._held, self._alive, strict=True))
+
+    def collect(self, block: bool) -> list[tuple[int, list[SegmentResult] | BaseException]]:
+        """The results that have arrived, as ``(task_id, results or the error raised)``;
+        with ``block``, wait for at least one (or for a worker's death)."""
+        watched: dict[Any, int] = {}
+        for k in range(self.size):
+            if self._alive[k]:
+                watched[self._results[k]] = k
+                watched[self._processes[k].sentinel] = k
+        replies: list[tuple[int, list[SegmentResult] | BaseException]] = []
+        if not watched:
+            return replies
+        for ready in wait(list(watched), timeout=None if block else 0):
+            k = watched[ready]
+            if self._alive[k]:
+                self._read(k, replies, ended=ready is not self._results[k])
+        return replies
+
+    def _read(
+        self, k: int, replies: list[tuple[int, list[SegmentResult] | BaseException]], ended: bool
+    ) -> None:
+        """Read every whole reply worker ``k`` has written; note its death if it ended."""
+        connection = self._results[k]
+        try:
+            while connection.poll():
+                task_id, encoded, error = connection.recv()
+                self._held[k].discard(task_id)
+                replies.append((task_id, _error(error) if error is not None else decode(encoded)))
+        except (EOFError, OSError):  # end of file, or a reply cut short: it died
+            ended = True
+        if ended:
+            self._died(k)
+
+    def _died(self, k: int) -> None:
+        process = self._processes[k]
+        process.join(timeout=5)
+        self._alive[k] = False
+        self.lost |= self._held[k]
+        self._held[k].clear()
+        code = process.exitcode
+        if code is None:  # pragma: no cover - closed its pipe but lives on: stop it
+            process.kill()
+            how = "stopped answering"
+        elif code < 0:
+            how = f"was killed by {_signal_name(-code)}"
+        else:
+            how = f"exited with code {code}"
+        if self.failure is None:
+            self.failure = WorkerDied(
+                f"a scoring worker process died: process {process.pid} {how} "
+                "(if it ran out of memory, try fewer --jobs)"
+            )
+
+    def close(self, stop: bool = False) -> None:
+        """End the workers: at the end of their task pipes, or at once with ``stop``
+        (each is killed if it has not ended a few seconds later)."""
+        for connection in self._tasks:
+            connection.close()
+        if stop:
+            for process in self._processes:
+                if process.exitcode is None:
+                    process.terminate()
+        for process in self._processes:
+            process.join(timeout=5)
+            if process.exitcode is None:  # pragma: no cover - did not end: make sure
+                process.kill()
+                process.join()
+        for connection in self._results:
+            connection.close()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        # On an error (or a dead worker) the others may be busy: stop them at once.
+        self.close(stop=exc_type is not None or self.failure is not None)
+
+
+def _worker(  # pragma: no cover - runs in the worker process
+    tasks: Connection,
+    results: Connection,
+    parent: int,
+    scorer_or_config: Scorer | MeteorConfig,
+    chunks: Sequence[Sequence[Pair]] | None,
+    inherited: list[Connection],
+) -> None:
+    """A worker's life: score each task it is sent, send back the results (or the
+    error raised), until its task pipe ends (see :class:`WorkerPool`)."""
+    global _INHERITED_CHUNKS
+    for connection in inherited:  # the parent's ends and other workers': not ours
+        connection.close()
+    _exit_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # whatever handler the parent set
+    _INHERITED_CHUNKS = chunks
+    scorer: Scorer | None = None
+    failed: BaseException | None = None
     try:
-        with paused_gc():
-            while True:
-                index = counter.take(k)
-                if index is None:
-                    break
-                scored = [scorer.segment(h, list(r)) for h, r in chunks[index]]
-                queue.put((index, encode(scored, detail), None))
-    except BaseException as error:  # report, then let the parent raise it
-        queue.put((-1, [], error))
-    queue.close()
-    queue.join_thread()
-
-
-def _drain(
-    queue: Any,
-    done: list[list[SegmentResult] | None],
-    update: Callable[[int], Any],
-    block: bool,
-    workers: Sequence[Any],
-) -> int:
-    """Unpack the results that have arrived (waiting for one when ``block``)."""
-    import queue as queue_module
-
-    received = 0
+        if isinstance(scorer_or_config, Scorer):
+            scorer = scorer_or_config
+        else:  # a fresh interpreter: build the scorer once
+            scorer = Scorer(scorer_or_config)
+    except BaseException as error:  # reported with every task
+        failed = error
     while True:
         try:
-            index, encoded, error = queue.get(block=block, timeout=1.0 if block else None)
-        except queue_module.Empty:
-            workers_gone = block and not any(w.is_alive() for w in workers)
-            if workers_gone and any(chunk is None for chunk in done):
-                raise MeteorxError(
-                    "a scoring worker process died (out of memory?); try fewer --jobs"
-                ) from None
-            return received
-        if error is not None:
-            raise error
-        done[index] = results = decode(encoded)
-        update(len(results))
-        received += 1
-        block = False  # one is enough; then take only what is already there
+            task_id, function, payload, detail = pickle.loads(tasks.recv_bytes())
+        except (EOFError, OSError):  # the parent closed the pipe, or went away
+            break
+        try:
+            if failed is not None:
+                raise failed
+            assert scorer is not None
+            with paused_gc():
+                reply: tuple[int, Encoded | None, bytes | None] = (
+                    task_id,
+                    encode(function(scorer, payload), detail),
+                    None,
+                )
+        except BaseException as error:
+            reply = (task_id, None, _portable(error))
+        try:
+            results.send(reply)
+        except OSError:  # nobody reads: the parent went away
+            break
+    os._exit(0)
 
 
-def _run_pool(  # pragma: no cover - platforms without fork
-    scorer: Scorer,
-    chunks: list[Sequence[Pair]],
-    jobs: int,
-    update: Callable[[int], Any],
-    detail: bool,
-) -> list[list[SegmentResult]]:
-    context = multiprocessing.get_context()
-    done = []
-    with (
-        context.Pool(jobs, initializer=_init_worker, initargs=(scorer.config,)) as pool,
-        paused_gc(),
-    ):
-        for encoded in pool.imap(_score_chunk, [(chunk, detail) for chunk in chunks]):
-            results = decode(encoded)
-            done.append(results)
-            update(len(results))
-    return done
+def _exit_with_parent(parent: int) -> None:  # pragma: no cover - in the worker
+    """Have the kernel kill this process when its parent dies (Linux), and leave at
+    once if that has already happened."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the end of the task pipe still stops this process
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+_PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+
+
+def _portable(error: BaseException) -> bytes:  # pragma: no cover - in the worker
+    """``error`` pickled, or a :class:`MeteorxError` with its text if it cannot be
+    rebuilt from a pickle (exceptions with their own constructor arguments)."""
+    try:
+        data = pickle.dumps(error, pickle.HIGHEST_PROTOCOL)
+        pickle.loads(data)
+    except Exception:
+        data = pickle.dumps(MeteorxError(f"{type(error).__name__}: {error}"))
+    return data
+
+
+def _error(data: bytes) -> BaseException:
+    error: BaseException = pickle.loads(data)
+    return error
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

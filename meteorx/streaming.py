@@ -28,17 +28,17 @@ have been produced. The error is the same :class:`~meteorx.errors.InputError`.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, TextIO
 
 from meteorx.errors import InputError, MeteorxError
+from meteorx.parallel import without_detail
 from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
 from meteorx.scoring import Breakdown, compute
 from meteorx.stats import Stats
@@ -227,6 +227,9 @@ class ScoreStream:
 
     Iterate once. ``total`` (a :class:`Stats`), ``count`` and ``empty`` are up to date
     after each yielded segment; :meth:`summary` gives the system score so far.
+    ``detail=False`` leaves the links and tokens out of the results (scores,
+    statistics and chunk counts kept), as :func:`meteorx.parallel.score_pairs` does:
+    all that printing scores needs, and cheaper to bring back from worker processes.
     """
 
     def __init__(
@@ -238,6 +241,7 @@ class ScoreStream:
         chunk_size: int = 64,
         refs: int | None = None,
         ref_cache_limit: int = REF_CACHE_LIMIT,
+        detail: bool = True,
     ) -> None:
         self.scorer = scorer
         self.total = Stats(segments=0)
@@ -249,9 +253,10 @@ class ScoreStream:
         self._chunk_size = max(1, chunk_size)
         self._refs = refs
         self._ref_cache_limit = ref_cache_limit
+        self._detail = detail
         self._started = False
 
-    def __iter__(self) -> Iterator[SegmentResult]:
+    def __iter__(self) -> Generator[SegmentResult, None, None]:
         if self._started:
             raise MeteorxError("a ScoreStream can be iterated only once")
         self._started = True
@@ -261,17 +266,21 @@ class ScoreStream:
 
             jobs = default_jobs()
         pairs = self._counted(self._pairs)
+        limit, detail = self._ref_cache_limit, self._detail
         if jobs == 1:
-            results: Iterator[SegmentResult] = (
-                _segment(self.scorer, hyp, refs, self._ref_cache_limit) for hyp, refs in pairs
+            results: Generator[SegmentResult, None, None] = (
+                _segment(self.scorer, hyp, refs, limit, detail) for hyp, refs in pairs
             )
         else:
-            results = _parallel(self.scorer, pairs, jobs, self._chunk_size, self._ref_cache_limit)
-        for result in results:
-            self.total = self.total + result.stats
-            self.score_sum += result.score
-            self.count += 1
-            yield result
+            results = _parallel(self.scorer, pairs, jobs, self._chunk_size, limit, detail)
+        try:
+            for result in results:
+                self.total = self.total + result.stats
+                self.score_sum += result.score
+                self.count += 1
+                yield result
+        finally:  # stopped early (an error, a closed output): the workers stop now
+            results.close()
 
     def _counted(self, pairs: Iterable[Pair]) -> Iterator[Pair]:
         for hyp, refs in pairs:
@@ -323,11 +332,11 @@ def score_files(
     *,
     jobs: int = 1,
     stdin: IO[bytes] | None = None,
+    detail: bool = True,
 ) -> ScoreStream:
     """Stream-score a hypothesis file against line-aligned reference files."""
-    return ScoreStream(
-        scorer, iter_parallel(hyp_path, ref_paths, stdin), jobs=jobs, refs=len(ref_paths)
-    )
+    pairs = iter_parallel(hyp_path, ref_paths, stdin)
+    return ScoreStream(scorer, pairs, jobs=jobs, refs=len(ref_paths), detail=detail)
 
 
 def _zip_checked(hyps: Iterable[TextOrTokens], refs: Iterable[object]) -> Iterator[Pair]:
@@ -348,77 +357,85 @@ def _segment(
     hyp: TextOrTokens,
     refs: TextOrTokens | Sequence[TextOrTokens],
     cache_limit: int,
+    detail: bool = True,
 ) -> SegmentResult:
     result = scorer.segment(hyp, refs)
     cache = getattr(scorer, "_ref_cache", None)
     if cache is not None and len(cache) > cache_limit:
         cache.clear()
-    return result
+    return result if detail else without_detail(result)
 
 
 # -- several processes, bounded memory ------------------------------------------------
 
-_WORKER_SCORER: Scorer | None = None
 
-
-def _score_chunk(chunk: Sequence[Pair], cache_limit: int) -> list[SegmentResult]:
-    scorer = _WORKER_SCORER
-    if scorer is None:  # pragma: no cover - a worker without the forked scorer
-        raise RuntimeError("worker process has no scorer")
+def _score_chunk(scorer: Scorer, task: tuple[Sequence[Pair], int]) -> list[SegmentResult]:
+    """A worker's task: score a chunk of the stream (see :class:`WorkerPool`)."""
+    chunk, cache_limit = task
     return [_segment(scorer, hyp, refs, cache_limit) for hyp, refs in chunk]
 
 
-def _init_worker(config: object) -> None:  # pragma: no cover - spawn platforms only
-    global _WORKER_SCORER
-    if config is not None:
-        from meteorx.config import MeteorConfig
-
-        assert isinstance(config, MeteorConfig)
-        _WORKER_SCORER = Scorer(config)
-
-
 def _parallel(
-    scorer: Scorer, pairs: Iterable[Pair], jobs: int, chunk_size: int, cache_limit: int
-) -> Iterator[SegmentResult]:
-    """Results in input order, with at most ``2 * jobs`` chunks in flight.
+    scorer: Scorer,
+    pairs: Iterable[Pair],
+    jobs: int,
+    chunk_size: int,
+    cache_limit: int,
+    detail: bool,
+) -> Generator[SegmentResult, None, None]:
+    """Results in input order from ``jobs`` worker processes, with at most
+    ``2 * jobs`` chunks read ahead (memory stays flat).
 
-    ``Pool.imap`` would read the whole input ahead (its feeder thread has no
-    back-pressure); submitting chunk by chunk keeps memory flat.
+    If a worker dies, the results before its first chunk are still yielded (the other
+    workers finish the chunks they hold that come earlier), then :class:`WorkerDied`
+    says how many segments were scored. A worker's error, or bad input, comes in its
+    place in the order, after every result before it.
     """
-    global _WORKER_SCORER
-    context: multiprocessing.context.BaseContext
-    if "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
-        _WORKER_SCORER = scorer  # inherited by the forked workers
-        init: object = None
-    else:  # pragma: no cover - macOS / Windows
-        context = multiprocessing.get_context()
-        init = scorer.config
+    from meteorx.parallel import Task, WorkerDied, WorkerPool
+
     iterator = iter(pairs)
-    try:
-        with context.Pool(jobs, initializer=_init_worker, initargs=(init,)) as pool:
-            window: deque[multiprocessing.pool.AsyncResult[list[SegmentResult]]] = deque()
-            # Start with small chunks so the first scores come out quickly.
-            size = 1
-            failure: MeteorxError | None = None
-            while failure is None:
-                chunk: list[Pair] = []
-                try:
-                    chunk.extend(itertools.islice(iterator, size))
-                except MeteorxError as error:  # bad input: first finish what was read
-                    failure = error
-                if not chunk:
+    done: dict[int, list[SegmentResult] | BaseException] = {}
+    sent = 0  # chunks handed to workers; chunk ids are 0, 1, ...
+    yielded = 0  # chunks yielded
+    count = 0  # segments yielded
+    size = 1  # start with small chunks, so the first scores come out quickly
+    ended = False  # the input is read to its end (or to a bad line)
+    failure: MeteorxError | None = None  # bad input: first finish what was read
+    waiting: Task | None = None  # a chunk read, not yet taken by a worker
+    with WorkerPool(scorer, jobs) as pool:
+        while True:
+            while pool.failure is None and sent - yielded < 2 * jobs:
+                if waiting is None:
+                    chunk: list[Pair] = []
+                    if not ended:
+                        try:
+                            chunk.extend(itertools.islice(iterator, size))
+                        except MeteorxError as error:
+                            failure = error
+                        ended = failure is not None or len(chunk) < size
+                    if not chunk:
+                        break
+                    waiting = pool.task(sent, _score_chunk, (chunk, cache_limit), detail)
+                    size = min(chunk_size, size * 2)
+                if not pool.send(waiting):
                     break
-                window.append(pool.apply_async(_score_chunk, (chunk, cache_limit)))
-                size = min(chunk_size, size * 2)
-                while len(window) >= 2 * jobs:
-                    yield from window.popleft().get()
-            while window:
-                yield from window.popleft().get()
-            if failure is not None:
-                raise failure
-    finally:
-        _WORKER_SCORER = None
+                waiting = None
+                sent += 1
+            while yielded in done:
+                results = done.pop(yielded)
+                if isinstance(results, BaseException):
+                    raise results
+                yielded += 1
+                count += len(results)
+                yield from results
+            if pool.failure is not None and (yielded in pool.lost or yielded == sent):
+                raise WorkerDied(f"{pool.failure}; segments after {count} were not scored")
+            if yielded == sent and waiting is None and ended:
+                break
+            if pool.busy:  # else the window has room again: read on
+                done.update(pool.collect(block=True))
+    if failure is not None:
+        raise failure
 
 
 # -- writing --------------------------------------------------------------------------
@@ -457,21 +474,25 @@ def write_stream(
         out.write("system\tsegment\tscore\tprecision\trecall\tfragmentation\tpenalty\n")
         out.flush()
     last = time.monotonic()
-    for result in stream:
-        if system_only:
-            continue
-        b = result.breakdown
-        if tsv:
-            out.write(
-                f"{name}\t{stream.count}\t{_f(b.score, p)}\t{_f(b.precision, p)}\t"
-                f"{_f(b.recall, p)}\t{_f(b.fragmentation, p)}\t{_f(b.penalty, p)}\n"
-            )
-        else:
-            out.write(f"Segment {stream.count} score:\t{_f(b.score, p)}\n")
-        now = time.monotonic()
-        if now - last >= flush_every:
-            out.flush()
-            last = now
+    results = iter(stream)
+    try:
+        for result in results:
+            if system_only:
+                continue
+            b = result.breakdown
+            if tsv:
+                out.write(
+                    f"{name}\t{stream.count}\t{_f(b.score, p)}\t{_f(b.precision, p)}\t"
+                    f"{_f(b.recall, p)}\t{_f(b.fragmentation, p)}\t{_f(b.penalty, p)}\n"
+                )
+            else:
+                out.write(f"Segment {stream.count} score:\t{_f(b.score, p)}\n")
+            now = time.monotonic()
+            if now - last >= flush_every:
+                out.flush()
+                last = now
+    finally:  # a failed write (closed pipe, full disk) stops the worker processes first
+        results.close()
     summary = stream.summary()
     b = summary.breakdown
     if tsv:
@@ -530,7 +551,7 @@ def run_score(
     """
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
-    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs)
+    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs, detail=False)
     summary = write_stream(
         stream, out, fmt=fmt, precision=precision, system_only=system_only, name=hyp_path
     )

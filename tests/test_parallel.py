@@ -199,11 +199,9 @@ def test_token_list_references_in_processes() -> None:
 
 @pytest.mark.parametrize(("n_chunks", "n"), [(0, 2), (1, 2), (7, 2), (100, 3), (5, 8)])
 def test_regions_hand_out_every_chunk_once_own_run_first(n_chunks: int, n: int) -> None:
-    import multiprocessing
-
     from meteorx.parallel import _Regions
 
-    regions = _Regions(multiprocessing.get_context("fork"), n_chunks, n)
+    regions = _Regions(n_chunks, n)
     taken: list[int] = []
     # process 0 works alone: its own run in order, then the others' from their backs
     while (index := regions.take(0)) is not None:

@@ -127,7 +127,8 @@ def test_readme_command_runs_as_written(snippet: Snippet, scratch: Path) -> None
     if done.returncode != 0:
         missing = missing_resources()
         if missing and not STRICT and "install" in done.stderr:
-            unavailable(f"{'; '.join(missing)} ({done.stderr.strip()})")
+            error = done.stderr.strip().splitlines()[-1]  # the message, not a traceback
+            unavailable(f"README line {snippet.line}: {error}")
         pytest.fail(
             f"README line {snippet.line} failed (exit {done.returncode}):\n{snippet.text}\n"
             f"--- stdout ---\n{done.stdout}\n--- stderr ---\n{done.stderr}",

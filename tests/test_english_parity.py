@@ -5,9 +5,9 @@ with ``-norm``) against ``-l en -norm``; the ``meteor-1.5-en`` preset *unchanged
 ``-l en`` (no normalisation, the jar's own default); with ``--norm lower`` against
 ``-l en -lower``; and with the jar's ``-m 'exact stem synonym'`` module selection: at
 least 99% of segment scores within 1e-4 of the jar's and system scores within 1e-4.
-The presets are used as shipped (their function words are the jar's own lists). Remaining differences: the jar's older
-Snowball English stemmer (e.g. "added" -> "ad") and its synset ids that collide across
-parts of speech (e.g. "records" ~ "wore").
+The presets are used as shipped (their function words are the jar's own lists, their
+WordNet the jar's own copy). Remaining differences: the jar's older Snowball English
+stemmer (e.g. "added" -> "ad").
 """
 
 from __future__ import annotations

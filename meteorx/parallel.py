@@ -23,11 +23,13 @@ import os
 import pickle
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from itertools import chain, repeat
 from multiprocessing.connection import Connection, wait
 from operator import attrgetter
+from queue import SimpleQueue
 from typing import Any, Protocol
 
 from meteorx.config import MeteorConfig
@@ -347,7 +349,7 @@ def _run_chunks(
                     if index is None:
                         break
                     payload = index if pool.inherits else chunks[index]
-                    pool.send(pool.task(index, _score_batch, payload, detail), k)
+                    pool.send(index, _score_batch, payload, detail, k)
             index = regions.take(0)
             if index is None:
                 break
@@ -412,17 +414,9 @@ _START_METHOD: str | None = "fork" if "fork" in multiprocessing.get_all_start_me
 #: for this process (busy scoring its own chunk, or writing output) to send more.
 _DEPTH = 2
 
-#: A task larger than this (bytes) goes only to a worker with nothing queued. Pipes
-#: hold 64 KiB on Linux: a worker whose queue is empty is reading, so a large task
-#: cannot block this process while that worker is blocked writing a result to it.
-_LARGE_TASK = 16 * 1024
-
 #: The chunks a forked worker inherited (batch scoring): tasks then name a chunk by
 #: its position. Set in the worker only.
 _INHERITED_CHUNKS: Sequence[Sequence[Pair]] | None = None
-
-#: A task: its id and its pickled ``(id, function, payload, detail)``.
-Task = tuple[int, bytes]
 
 #: What a worker runs: a module-level function (sent by name) of the worker's scorer
 #: and a task's payload, returning segment results.
@@ -440,12 +434,12 @@ class WorkerPool:
     are read first) and becomes :attr:`failure`, a :class:`WorkerDied`; its tasks
     are listed in :attr:`lost`.
 
-    Workers end with this process: on Linux the kernel kills them when it dies
-    (``PR_SET_PDEATHSIG``), and everywhere they stop at end of file on their task
-    pipe, or when writing a result to a pipe nobody reads any more (once the task
-    at hand is done). They ignore Ctrl-C (this process stops them) and leave with
-    ``os._exit``, running nothing inherited from this process (atexit handlers,
-    flushing buffered output). Leaving the ``with`` block stops them all.
+    Workers end with this process: on Linux the kernel kills them when the thread
+    that started them ends (``PR_SET_PDEATHSIG``), and everywhere they leave as soon
+    as their task pipe ends, which a thread of theirs reads all the time. They ignore
+    Ctrl-C (this process stops them) and leave with ``os._exit``, running nothing
+    inherited from this process (atexit handlers, flushing buffered output). Leaving
+    the ``with`` block stops them all.
     """
 
     def __init__(
@@ -474,35 +468,30 @@ class WorkerPool:
                 process = context.Process(target=_worker, args=args, daemon=True)  # type: ignore[attr-defined]
                 process.start()
                 self._processes.append(process)
+        except BaseException:
+            self.close(stop=True)
+            raise
         finally:
             for (task_r, _), (_, result_w) in pipes:  # the workers' ends are theirs alone
                 task_r.close()
                 result_w.close()
-        if len(self._processes) < size:  # pragma: no cover - start() raised
-            self.close(stop=True)
 
-    @staticmethod
-    def task(task_id: int, function: TaskFunction, payload: Any, detail: bool) -> Task:
-        """A task as sent to a worker: its results come back with ``task_id``."""
-        data = pickle.dumps((task_id, function, payload, detail), pickle.HIGHEST_PROTOCOL)
-        return task_id, data
+    def can_take(self, k: int) -> bool:
+        """Whether worker ``k`` is alive and holds fewer than :data:`_DEPTH` tasks."""
+        return self._alive[k] and self.failure is None and len(self._held[k]) < _DEPTH
 
-    def can_take(self, k: int, task: Task | None = None) -> bool:
-        """Whether worker ``k`` takes ``task`` now (see :data:`_DEPTH`, :data:`_LARGE_TASK`)."""
-        if not self._alive[k] or self.failure is not None:
-            return False
-        held = len(self._held[k])
-        return held == 0 or (held < _DEPTH and (task is None or len(task[1]) <= _LARGE_TASK))
-
-    def send(self, task: Task, k: int | None = None) -> bool:
-        """Give ``task`` to worker ``k``, or else to the least busy worker that can take
-        it; False if none can now."""
-        able = [j for j in (range(self.size) if k is None else (k,)) if self.can_take(j, task)]
+    def send(
+        self, task_id: int, function: TaskFunction, payload: Any, detail: bool, k: int | None = None
+    ) -> bool:
+        """Have worker ``k`` (or else the least busy one) run ``function(scorer, payload)``;
+        its results come back from :meth:`collect` with ``task_id``. False if no worker
+        can take a task now."""
+        able = [j for j in (range(self.size) if k is None else (k,)) if self.can_take(j)]
         if not able:
             return False
         k = min(able, key=lambda j: len(self._held[j]))
-        task_id, data = task
         self._held[k].add(task_id)
+        data = pickle.dumps((task_id, function, payload, detail), pickle.HIGHEST_PROTOCOL)
         # If the worker is gone, collect() reads what it left and says how it ended.
         with suppress(OSError):
             self._tasks[k].send_bytes(data)
@@ -599,7 +588,13 @@ def _worker(  # pragma: no cover - runs in the worker process
     inherited: list[Connection],
 ) -> None:
     """A worker's life: score each task it is sent, send back the results (or the
-    error raised), until its task pipe ends (see :class:`WorkerPool`)."""
+    error raised), until its task pipe ends (see :class:`WorkerPool`).
+
+    A thread reads the task pipe all the time, so the parent's writes never wait for
+    this process to finish writing a result (and the two can never wait on each
+    other's full pipes), and the end of the pipe ends this process at once: the
+    parent closed it (all results are in) or went away.
+    """
     global _INHERITED_CHUNKS
     for connection in inherited:  # the parent's ends and other workers': not ours
         connection.close()
@@ -607,6 +602,16 @@ def _worker(  # pragma: no cover - runs in the worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # whatever handler the parent set
     _INHERITED_CHUNKS = chunks
+    received: SimpleQueue[bytes] = SimpleQueue()
+
+    def read() -> None:
+        while True:
+            try:
+                received.put(tasks.recv_bytes())
+            except (EOFError, OSError):
+                os._exit(0)
+
+    threading.Thread(target=read, daemon=True).start()
     scorer: Scorer | None = None
     failed: BaseException | None = None
     try:
@@ -617,33 +622,27 @@ def _worker(  # pragma: no cover - runs in the worker process
     except BaseException as error:  # reported with every task
         failed = error
     while True:
-        try:
-            task_id, function, payload, detail = pickle.loads(tasks.recv_bytes())
-        except (EOFError, OSError):  # the parent closed the pipe, or went away
-            break
+        task_id, function, payload, detail = pickle.loads(received.get())
         try:
             if failed is not None:
                 raise failed
             assert scorer is not None
             with paused_gc():
                 reply: tuple[int, Encoded | None, bytes | None] = (
-                    task_id,
-                    encode(function(scorer, payload), detail),
-                    None,
-                )
+                    task_id, encode(function(scorer, payload), detail), None
+                )  # fmt: skip
         except BaseException as error:
             reply = (task_id, None, _portable(error))
         try:
             results.send(reply)
         except OSError:  # nobody reads: the parent went away
-            break
-    os._exit(0)
+            os._exit(0)
 
 
 def _exit_with_parent(parent: int) -> None:  # pragma: no cover - in the worker
     """Have the kernel kill this process when its parent dies (Linux), and leave at
     once if that has already happened."""
-    if sys.platform.startswith("linux"):
+    if _USE_PDEATHSIG:
         import ctypes
 
         try:
@@ -656,6 +655,7 @@ def _exit_with_parent(parent: int) -> None:  # pragma: no cover - in the worker
 
 
 _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+_USE_PDEATHSIG = sys.platform.startswith("linux")  # off: the pipe's end only (tests)
 
 
 def _portable(error: BaseException) -> bytes:  # pragma: no cover - in the worker

@@ -391,7 +391,7 @@ def _parallel(
     says how many segments were scored. A worker's error, or bad input, comes in its
     place in the order, after every result before it.
     """
-    from meteorx.parallel import Task, WorkerDied, WorkerPool
+    from meteorx.parallel import WorkerDied, WorkerPool
 
     iterator = iter(pairs)
     done: dict[int, list[SegmentResult] | BaseException] = {}
@@ -401,25 +401,20 @@ def _parallel(
     size = 1  # start with small chunks, so the first scores come out quickly
     ended = False  # the input is read to its end (or to a bad line)
     failure: MeteorxError | None = None  # bad input: first finish what was read
-    waiting: Task | None = None  # a chunk read, not yet taken by a worker
+    waiting: list[Pair] = []  # a chunk read, not yet taken by a worker
     with WorkerPool(scorer, jobs) as pool:
         while True:
             while pool.failure is None and sent - yielded < 2 * jobs:
-                if waiting is None:
-                    chunk: list[Pair] = []
-                    if not ended:
-                        try:
-                            chunk.extend(itertools.islice(iterator, size))
-                        except MeteorxError as error:
-                            failure = error
-                        ended = failure is not None or len(chunk) < size
-                    if not chunk:
-                        break
-                    waiting = pool.task(sent, _score_chunk, (chunk, cache_limit), detail)
+                if not waiting and not ended:
+                    try:
+                        waiting.extend(itertools.islice(iterator, size))
+                    except MeteorxError as error:
+                        failure = error
+                    ended = failure is not None or len(waiting) < size
                     size = min(chunk_size, size * 2)
-                if not pool.send(waiting):
+                if not waiting or not pool.send(sent, _score_chunk, (waiting, cache_limit), detail):
                     break
-                waiting = None
+                waiting = []
                 sent += 1
             while yielded in done:
                 results = done.pop(yielded)
@@ -430,7 +425,7 @@ def _parallel(
                 yield from results
             if pool.failure is not None and (yielded in pool.lost or yielded == sent):
                 raise WorkerDied(f"{pool.failure}; segments after {count} were not scored")
-            if yielded == sent and waiting is None and ended:
+            if yielded == sent and not waiting and ended:
                 break
             if pool.busy:  # else the window has room again: read on
                 done.update(pool.collect(block=True))

@@ -261,12 +261,12 @@ def _registry() -> Any:
     """The installed plugins' registry plus the ``fuzzy`` matcher of plugins/fuzzy.py
     (not registered through an entry point yet)."""
     from meteorx.registry import get_registry
+    from meteorx_plugins.case import CaseMatcher
     from meteorx_plugins.fuzzy import FuzzyMatcher
 
     base = get_registry()
-    if "fuzzy" in base.matchers:
-        return base
-    return dataclasses.replace(base, matchers={**base.matchers, "fuzzy": FuzzyMatcher})
+    extra = {m.name: m for m in (FuzzyMatcher, CaseMatcher) if m.name not in base.matchers}
+    return dataclasses.replace(base, matchers={**base.matchers, **extra}) if extra else base
 
 
 def _config_spec(spec: str, target: str) -> tuple[str, str | None]:
@@ -329,28 +329,41 @@ STAGE = tuple(
 N_BASE = len(BASE)
 
 
-def normalize_for(target: str) -> str | dict[str, Any]:
-    """Meteor's -norm where meteorx has it for the language, else punctuation split."""
+def normalize_for(target: str, lowercase: bool = True) -> str | dict[str, Any]:
+    """Meteor's -norm where meteorx has it for the language, else punctuation split
+    (``lowercase=False``: the same tokens, case kept)."""
     from meteorx.registry import get_registry
 
     if target in ("en", "de", "fr", "es", "cs", "ru"):
-        return "meteor"
+        tokenizer = "meteor"
+    else:
+        tokenizer = "split-punct" if "split-punct" in get_registry().tokenizers else "auto"
+    if lowercase:
+        return "meteor" if tokenizer == "meteor" else {"tokenizer": tokenizer, "lowercase": True}
+    # Meteor's tokenizer lowercases by itself: keeping case needs another one.
     tokenizer = "split-punct" if "split-punct" in get_registry().tokenizers else "auto"
-    return {"tokenizer": tokenizer, "lowercase": True, "punctuation": "keep"}
+    return {"tokenizer": tokenizer, "lowercase": False, "punctuation": "keep"}
 
 
-def alignment_config(target: str, fuzzy: dict[str, Any] | None) -> dict[str, Any]:
-    """The language-independent METEOR's alignment set-up (α β γ δ are irrelevant here)."""
-    stages: list[dict[str, Any]] = [
-        {"matcher": "exact", "weight": 1.0},
-        {"matcher": "stem", "weight": 0.5},
-    ]
+def alignment_config(
+    target: str, fuzzy: dict[str, Any] | None, lowercase: bool = True
+) -> dict[str, Any]:
+    """The language-independent METEOR's alignment set-up (α β γ δ are irrelevant here):
+    exact, stem (and fuzzy) on lowercased tokens, or, keeping case, exact, case
+    variants, case-folded stems (and fuzzy on case-folded words)."""
+    stages: list[dict[str, Any]] = [{"matcher": "exact", "weight": 1.0}]
+    if lowercase:
+        stages.append({"matcher": "stem", "weight": 0.5})
+    else:
+        stages.append({"matcher": "case", "weight": 0.5})
+        stages.append({"matcher": "case", "weight": 0.5, "stem": True})
     if fuzzy is not None:
+        fuzzy = fuzzy if lowercase else {**fuzzy, "ignore_case": True}
         stages.append({"matcher": "fuzzy", "weight": 0.5, **fuzzy})
     return {
         "name": "mechanisms",
         "language": target,
-        "normalize": normalize_for(target),
+        "normalize": normalize_for(target, lowercase),
         "stages": stages,
         "alpha": 0.75,
         "beta": 1.4,
@@ -411,12 +424,15 @@ def segment_counts(result: Any, function_words: frozenset[str], similarity: Any)
 
 
 def counts(
-    data: D.DevSet, fuzzy: dict[str, Any] | None, timing: dict[str, list[float]]
+    data: D.DevSet,
+    fuzzy: dict[str, Any] | None,
+    timing: dict[str, list[float]],
+    lowercase: bool = True,
 ) -> FloatArray:
     """Counts of every (system, segment): array (systems, segments, columns), cached."""
     from meteorx.scorer import Scorer, paused_gc
 
-    config = alignment_config(data.target, fuzzy)
+    config = alignment_config(data.target, fuzzy, lowercase)
     path = _cache_file(data, "counts", ["counts-1", config])
     if path.is_file():
         with np.load(path) as saved:
@@ -464,10 +480,9 @@ class Setting:
         return f"α={self.alpha:g} β={self.beta:g} γ={self.gamma:g} δ={self.delta:g} w={ws}"
 
 
-LI_SETTING = {
-    2: Setting(0.75, 1.4, 0.7, 0.5, (1.0, 0.5)),
-    3: Setting(0.75, 1.4, 0.7, 0.5, (1.0, 0.5, 0.5)),
-}
+def li_setting(n_stages: int) -> Setting:
+    """The ``li`` task's parameters; every stage after exact weighted 0.5."""
+    return Setting(0.75, 1.4, 0.7, 0.5, (1.0,) + (0.5,) * (n_stages - 1))
 
 
 @dataclass(frozen=True)
@@ -480,37 +495,71 @@ class Mechanism:
     sim_weighted: bool = True
 
 
-def mechanism_scores(c: FloatArray, mech: Mechanism, s: Setting) -> tuple[FloatArray, FloatArray]:
-    """Segment scores (systems, segments) and system scores (systems,) of a setting."""
-    seg = _formula(c, mech, s)
-    sys_ = _formula(c.sum(axis=1), mech, s)
-    return seg, sys_
+@dataclass
+class Compact:
+    """What a mechanism's formula reads from one set's counts, flat over its items
+    (system-major), and the same over each system's summed counts."""
+
+    content: FloatArray  # (2, items): hypothesis and reference content length
+    function: FloatArray  # (2, items): function-word length
+    frag: FloatArray  # (items,): chunks / mean matched words (0 when nothing matched)
+    matches: FloatArray  # (stages, 4, items): hyp content, ref content, hyp fn, ref fn
+    shape: tuple[int, int]  # (systems, segments)
+
+    @classmethod
+    def of(cls, c: FloatArray, mech: Mechanism) -> Compact:
+        unit = 4 if mech.chars else 0
+        flat = c.reshape(-1, c.shape[-1])
+        n_stages = (c.shape[-1] - N_BASE) // len(STAGE)
+        lengths = flat[:, unit : unit + 4].T  # hyp, ref, hyp fn, ref fn
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frag = flat[:, 8] / ((flat[:, 9] + flat[:, 10]) / 2.0)
+        base = N_BASE + (8 if mech.sim_weighted else 0) + unit
+        matches = np.stack(
+            [flat[:, base + k * len(STAGE) : base + k * len(STAGE) + 4].T for k in range(n_stages)]
+        )
+        return cls(
+            content=np.ascontiguousarray(lengths[:2] - lengths[2:]),
+            function=np.ascontiguousarray(lengths[2:]),
+            frag=np.nan_to_num(frag),
+            matches=np.ascontiguousarray(matches),
+            shape=(c.shape[0], c.shape[1]),
+        )
 
 
-def _formula(c: FloatArray, mech: Mechanism, s: Setting) -> FloatArray:
-    unit = 4 if mech.chars else 0
-    n_stages = (c.shape[-1] - N_BASE) // len(STAGE)
-    hyp_len, ref_len = c[..., 0 + unit], c[..., 1 + unit]
-    hyp_fn, ref_fn = c[..., 2 + unit], c[..., 3 + unit]
+def formula(
+    x: Compact | tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+    s: Setting,
+    frag_pow: FloatArray | None = None,
+) -> FloatArray:
+    """METEOR's score of every item: Fmean of weighted P and R, fragmentation penalty."""
+    content, function, frag, matches = (
+        (x.content, x.function, x.frag, x.matches) if isinstance(x, Compact) else x
+    )
     d = s.delta
-    hyp_m = np.zeros(c.shape[:-1])
-    ref_m = np.zeros(c.shape[:-1])
-    for k in range(min(n_stages, len(s.weights))):
+    hyp_m = np.zeros(content.shape[1:])
+    ref_m = np.zeros(content.shape[1:])
+    for k in range(min(matches.shape[0], len(s.weights))):
         w = s.weights[k]
-        if not w:
-            continue
-        base = N_BASE + k * len(STAGE) + (8 if mech.sim_weighted else 0) + unit
-        hyp_m += w * (d * c[..., base] + (1 - d) * c[..., base + 2])
-        ref_m += w * (d * c[..., base + 1] + (1 - d) * c[..., base + 3])
+        if w:
+            hyp_m += (w * d) * matches[k, 0] + (w * (1 - d)) * matches[k, 2]
+            ref_m += (w * d) * matches[k, 1] + (w * (1 - d)) * matches[k, 3]
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = hyp_m / (d * (hyp_len - hyp_fn) + (1 - d) * hyp_fn)
-        r = ref_m / (d * (ref_len - ref_fn) + (1 - d) * ref_fn)
+        p = hyp_m / (d * content[0] + (1 - d) * function[0])
+        r = ref_m / (d * content[1] + (1 - d) * function[1])
         f = p * r / (s.alpha * p + (1 - s.alpha) * r)
-        matched = (c[..., 9] + c[..., 10]) / 2.0
-        frag = c[..., 8] / matched
-        penalty = s.gamma * np.power(frag, s.beta)
-    score = np.where((p > 0) & (r > 0), f * (1.0 - penalty), 0.0)
-    return np.nan_to_num(np.maximum(score, 0.0))
+    if frag_pow is None:
+        frag_pow = np.power(frag, s.beta)
+    score = f * (1.0 - s.gamma * frag_pow)
+    return np.maximum(np.nan_to_num(np.where((p > 0) & (r > 0), score, 0.0)), 0.0)
+
+
+def mechanism_scores(c: FloatArray, mech: Mechanism, s: Setting) -> tuple[FloatArray, FloatArray]:
+    """Segment scores (systems, segments) and system scores (systems,) of a setting;
+    a system's score is that of its summed counts, as meteorx computes it."""
+    seg = formula(Compact.of(c, mech), s).reshape(c.shape[0], c.shape[1])
+    sys_ = formula(Compact.of(c.sum(axis=1, keepdims=True), mech), s)
+    return seg, sys_
 
 
 # -- tuning jointly over sets -------------------------------------------------------------
@@ -524,26 +573,66 @@ GRID: dict[str, list[float]] = {
 }
 
 
-def objective(
-    setting: Setting,
-    mech: Mechanism,
-    sets: Sequence[tuple[FloatArray, D.Measures]],
-    sys_weight: float,
-) -> float:
-    """Mean segment τ over the sets with segment judgments, plus ``sys_weight`` times the
-    mean system r over the sets with at least three systems."""
-    taus: list[float] = []
-    rs: list[float] = []
-    for c, m in sets:
-        seg, sys_ = mechanism_scores(c, mech, setting)
-        if m.has_segments:
-            taus.append(D.seg_tau(seg, m))
-        if sys_weight and m.has_system:
-            rs.append(D.sys_pearson(sys_, m))
-    value = float(np.mean(taus)) if taus else 0.0
-    if rs:
-        value += sys_weight * float(np.mean(rs))
-    return value
+class Pool:
+    """Several sets' items concatenated, so that one vectorised pass scores them all.
+
+    The objective is the mean segment τ over the sets with segment judgments, plus
+    ``sys_weight`` times the mean system r over the sets with three or more systems."""
+
+    def __init__(
+        self, sets: Sequence[tuple[FloatArray, D.Measures]], mech: Mechanism, sys_weight: float
+    ) -> None:
+        parts = [Compact.of(c, mech) for c, _ in sets]
+        self.all = Compact(
+            np.concatenate([p.content for p in parts], axis=1),
+            np.concatenate([p.function for p in parts], axis=1),
+            np.concatenate([p.frag for p in parts]),
+            np.concatenate([p.matches for p in parts], axis=2),
+            (0, 0),
+        )
+        offsets = np.cumsum([0] + [p.frag.size for p in parts])
+        better, worse, pair_sets = [], [], []
+        self.tau_b: list[tuple[slice, D.Measures]] = []
+        self.n_pair_sets = 0
+        for k, (_, m) in enumerate(sets):
+            if not m.has_segments:
+                continue
+            if m.data.seg_measure == "pairs":
+                better.append(m.better + offsets[k])
+                worse.append(m.worse + offsets[k])
+                pair_sets.append(m.n_pairs)
+                self.n_pair_sets += 1
+            else:
+                self.tau_b.append((slice(int(offsets[k]), int(offsets[k + 1])), m))
+        self.better = np.concatenate(better) if better else np.zeros(0, dtype=np.int64)
+        self.worse = np.concatenate(worse) if worse else np.zeros(0, dtype=np.int64)
+        self.pair_sizes = np.asarray(pair_sets, dtype=np.float64)
+        self.pair_starts = np.cumsum([0, *pair_sets[:-1]]).astype(np.int64)
+        self.sys_weight = sys_weight
+        self.systems = [
+            (Compact.of(c.sum(axis=1, keepdims=True), mech), m)
+            for c, m in sets
+            if sys_weight and m.has_system
+        ]
+        self._pow: dict[float, FloatArray] = {}
+
+    def objective(self, s: Setting) -> float:
+        frag_pow = self._pow.get(s.beta)
+        if frag_pow is None:
+            frag_pow = self._pow[s.beta] = np.power(self.all.frag, s.beta)
+        scores = formula(self.all, s, frag_pow)
+        taus: list[float] = []
+        if self.n_pair_sets:
+            good = (scores[self.better] - scores[self.worse] > 1e-12).astype(np.float64)
+            concordant = np.add.reduceat(good, self.pair_starts)
+            taus.extend((2.0 * concordant - self.pair_sizes) / self.pair_sizes)
+        for part, m in self.tau_b:
+            taus.append(D.tau_b(scores[part][m.items], m.human))
+        value = float(np.mean(taus)) if taus else 0.0
+        if self.systems:
+            rs = [D.sys_pearson(formula(x, s), m) for x, m in self.systems]
+            value += self.sys_weight * float(np.mean(rs))
+        return value
 
 
 def tune(
@@ -554,16 +643,17 @@ def tune(
     rounds: int = 4,
 ) -> tuple[Setting, float]:
     """Coordinate ascent over α β γ δ and the stage weights but exact's, from a few
-    starting points (li's defaults, Meteor 1.5 English's, a recall-heavy one)."""
+    starting points (li's defaults, Meteor 1.5 English's, the 2005 metric's)."""
+    pool = Pool(sets, mech, sys_weight)
     starts = [
-        LI_SETTING[n_stages],
-        Setting(0.85, 0.2, 0.6, 0.75, (1.0, 0.6, 0.6)[:n_stages]),
-        Setting(0.9, 3.0, 0.5, 0.5, (1.0, 0.8, 0.3)[:n_stages]),
+        li_setting(n_stages),
+        Setting(0.85, 0.2, 0.6, 0.75, (1.0,) + (0.6,) * (n_stages - 1)),
+        Setting(0.9, 3.0, 0.5, 0.5, (1.0,) + (0.8,) * (n_stages - 2) + (0.3,)),
     ]
     names = ["alpha", "beta", "gamma", "delta"] + [f"w{k}" for k in range(1, n_stages)]
     best_setting, best_value = starts[0], -math.inf
     for start in starts:
-        current, value = start, objective(start, mech, sets, sys_weight)
+        current, value = start, pool.objective(start)
         for _ in range(rounds):
             improved = False
             for name in names:
@@ -571,7 +661,7 @@ def tune(
                     candidate = current.replace(name, v)
                     if candidate == current:
                         continue
-                    cv = objective(candidate, mech, sets, sys_weight)
+                    cv = pool.objective(candidate)
                     if cv > value + 1e-9:
                         current, value, improved = candidate, cv, True
             if not improved:
@@ -679,6 +769,104 @@ MECHANISMS = (
 LANGUAGE_GROUPS = ("en", "de", "pt")
 
 
+def evaluate_mechanisms(
+    datasets: dict[str, D.DevSet],
+    measures: dict[str, D.Measures],
+    mechanisms: Sequence[Mechanism],
+    fuzzies: Sequence[dict[str, Any]],
+    sys_weight: float,
+    in_sample: bool,
+    timing: dict[str, list[float]],
+    schemes: Sequence[str] = ("lo-set", "lo-lang"),
+    lowercase: bool = True,
+) -> tuple[list[Row], dict[str, Any]]:
+    """Rows for every mechanism: li's parameters, then tuned leave-one-set-out and
+    leave-one-language-out (and, if asked, on all sets: in-sample). A fuzzy mechanism
+    has one alignment per fuzzy option set; each fold keeps the option set whose tuned
+    parameters score best on the fold's training sets."""
+    keys = list(datasets)
+    variants: dict[bool, list[dict[str, Any] | None]] = {False: [None], True: list(fuzzies)}
+    arrays: dict[tuple[str, int, bool], FloatArray] = {}
+    for mech in mechanisms:
+        for v, options in enumerate(variants[mech.fuzzy]):
+            for key, data in datasets.items():
+                if (key, v, mech.fuzzy) not in arrays:
+                    arrays[(key, v, mech.fuzzy)] = counts(data, options, timing, lowercase)
+    rows: list[Row] = []
+    tuned: dict[str, Any] = {}
+    for mech in mechanisms:
+        n_stages = (arrays[(keys[0], 0, mech.fuzzy)].shape[-1] - N_BASE) // len(STAGE)
+        options_list = variants[mech.fuzzy]
+
+        def pool(v: int, names: Sequence[str], mech: Mechanism = mech) -> list[Any]:
+            return [(arrays[(k, v, mech.fuzzy)], measures[k]) for k in names]
+
+        default = Row(f"{mech.name} (li parameters)", "default")
+        for key in keys:
+            ((c, m),) = pool(0, [key])
+            default.cells[key] = figures(
+                Scores(*mechanism_scores(c, mech, li_setting(n_stages))), m
+            )
+        rows.append(default)
+        memo: dict[tuple[str, ...], tuple[int, Setting, float]] = {}
+
+        def best(
+            names: tuple[str, ...],
+            mech: Mechanism = mech,
+            memo: dict[tuple[str, ...], tuple[int, Setting, float]] = memo,
+            n_stages: int = n_stages,
+            n_variants: int = len(options_list),
+        ) -> tuple[int, Setting, float]:
+            if names not in memo:
+                found = [
+                    (v, *tune(mech, pool(v, names), n_stages, sys_weight))
+                    for v in range(n_variants)
+                ]
+                memo[names] = max(found, key=lambda t: t[2])
+            return memo[names]
+
+        def describe(
+            v: int, setting: Setting, mech: Mechanism = mech, options: Any = options_list
+        ) -> str:
+            fuzzy = f" fuzzy {json.dumps(options[v])}" if mech.fuzzy else ""
+            return setting.text() + fuzzy
+
+        for scheme in schemes:
+            row = Row(f"{mech.name} tuned {scheme}", "held-out")
+            for key in keys:
+                target = datasets[key].target
+                train = tuple(
+                    k
+                    for k in keys
+                    if k != key and (scheme == "lo-set" or datasets[k].target != target)
+                )
+                if not train:
+                    row.notes.append(f"{key}: no other set to tune on")
+                    continue
+                v, setting, value = best(train)
+                ((c, m),) = pool(v, [key])
+                row.cells[key] = figures(Scores(*mechanism_scores(c, mech, setting)), m)
+                row.notes.append(f"{key}: {describe(v, setting)} (train objective {value:.4f})")
+                tuned.setdefault(mech.name, {}).setdefault(scheme, {})[key] = {
+                    **dataclasses.asdict(setting),
+                    "fuzzy": options_list[v],
+                }
+            rows.append(row)
+        if in_sample:
+            v, setting, value = best(tuple(keys))
+            tuned.setdefault(mech.name, {})["all"] = {
+                **dataclasses.asdict(setting),
+                "fuzzy": options_list[v],
+            }
+            row = Row(f"{mech.name} tuned on all (IN-SAMPLE)", "in-sample")
+            for key in keys:
+                ((c, m),) = pool(v, [key])
+                row.cells[key] = figures(Scores(*mechanism_scores(c, mech, setting)), m)
+            row.notes.append(f"all sets: {describe(v, setting)} (objective {value:.4f})")
+            rows.append(row)
+    return rows, tuned
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=D.DATA, help="shared data folder")
@@ -686,10 +874,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", action="append", default=[], metavar="PRESET[@NORM]",
                         help="meteorx configuration to score as is (repeatable)")  # fmt: skip
     parser.add_argument("--skip", default="", help="anchors to leave out: jar,nltk,chrF,BLEU")
-    parser.add_argument("--mechanisms", action="store_true",
-                        help="evaluate the candidate mechanisms (held out)")  # fmt: skip
-    parser.add_argument("--fuzzy", default=json.dumps(FUZZY_DEFAULT),
-                        help="the fuzzy stage's options, as JSON")  # fmt: skip
+    parser.add_argument("--mechanisms", nargs="?", const=",".join(m.name for m in MECHANISMS),
+                        default="", metavar="LIST",
+                        help="evaluate candidate mechanisms (default: all of "
+                        f"{', '.join(m.name for m in MECHANISMS)}), held out")  # fmt: skip
+    parser.add_argument("--fuzzy", action="append", default=[], metavar="JSON",
+                        help="options of the fuzzy stage (repeatable: each fold keeps the "
+                        "best on its training sets; default "
+                        f"{json.dumps(FUZZY_DEFAULT)})")  # fmt: skip
+    parser.add_argument("--schemes", default="lo-set,lo-lang",
+                        help="held-out schemes: lo-set (leave one set out), lo-lang "
+                        "(leave one target language out)")  # fmt: skip
+    parser.add_argument("--cased", action="store_true",
+                        help="mechanisms: keep case (default: lowercase, as -norm)")  # fmt: skip
     parser.add_argument("--sys-weight", type=float, default=0.0,
                         help="weight of the mean system r in the tuning objective")  # fmt: skip
     parser.add_argument("--in-sample", action="store_true",
@@ -750,51 +947,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     tuned: dict[str, Any] = {}
     if args.mechanisms:
-        fuzzy = json.loads(args.fuzzy)
-        arrays = {
-            (key, with_fuzzy): counts(data, fuzzy if with_fuzzy else None, timing)
-            for key, data in datasets.items()
-            for with_fuzzy in (False, True)
-        }
-        for mech in MECHANISMS:
-            n_stages = 3 if mech.fuzzy else 2
-            pool = {key: (arrays[(key, mech.fuzzy)], measures[key]) for key in keys}
-            default = Row(f"{mech.name} (li parameters)", "default")
-            for key, (c, m) in pool.items():
-                seg, sys_ = mechanism_scores(c, mech, LI_SETTING[n_stages])
-                default.cells[key] = figures(Scores(seg, sys_), m)
-            rows.append(default)
-            for scheme in ("lo-set", "lo-lang"):
-                row = Row(f"{mech.name} tuned {scheme}", "held-out")
-                for key in keys:
-                    group = datasets[key].target
-                    train = [
-                        pool[k]
-                        for k in keys
-                        if k != key and (scheme == "lo-set" or datasets[k].target != group)
-                    ]
-                    if not train:
-                        row.notes.append(f"{key}: no other set to tune on")
-                        continue
-                    setting, value = tune(mech, train, n_stages, args.sys_weight)
-                    c, m = pool[key]
-                    seg, sys_ = mechanism_scores(c, mech, setting)
-                    row.cells[key] = figures(Scores(seg, sys_), m)
-                    row.notes.append(f"{key}: {setting.text()} (train objective {value:.4f})")
-                    tuned.setdefault(mech.name, {}).setdefault(scheme, {})[key] = (
-                        dataclasses.asdict(setting)
-                    )
-                rows.append(row)
-            if args.in_sample or args.write_configs:
-                setting, value = tune(mech, list(pool.values()), n_stages, args.sys_weight)
-                tuned.setdefault(mech.name, {})["all"] = dataclasses.asdict(setting)
-                if args.in_sample:
-                    row = Row(f"{mech.name} tuned on all (IN-SAMPLE)", "in-sample")
-                    for key, (c, m) in pool.items():
-                        seg, sys_ = mechanism_scores(c, mech, setting)
-                        row.cells[key] = figures(Scores(seg, sys_), m)
-                    row.notes.append(f"all sets: {setting.text()} (objective {value:.4f})")
-                    rows.append(row)
+        wanted = [m for m in MECHANISMS if m.name in args.mechanisms.split(",")]
+        fuzzies = [json.loads(f) for f in args.fuzzy] or [FUZZY_DEFAULT]
+        found, tuned = evaluate_mechanisms(
+            datasets, measures, wanted, fuzzies, args.sys_weight,
+            args.in_sample or bool(args.write_configs), timing, args.schemes.split(","),
+            not args.cased,
+        )  # fmt: skip
+        rows.extend(r for r in found if args.in_sample or r.kind != "in-sample")
 
     print(table(rows, keys, measures))
     print()
@@ -816,16 +976,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             },
             "rows": [dataclasses.asdict(r) for r in rows],
             "tuned": tuned,
-            "fuzzy": json.loads(args.fuzzy),
+            "fuzzy": [json.loads(f) for f in args.fuzzy] or [FUZZY_DEFAULT],
             "sys_weight": args.sys_weight,
         }
         args.json.write_text(json.dumps(payload, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.write_configs and tuned:
-        write_configs(args.write_configs, tuned, json.loads(args.fuzzy))
+        write_configs(args.write_configs, tuned)
     return 0
 
 
-def write_configs(folder: Path, tuned: dict[str, Any], fuzzy: dict[str, Any]) -> None:
+def write_configs(folder: Path, tuned: dict[str, Any]) -> None:
     """The settings tuned on all sets as YAML (character units and similarity-weighted
     links are proposals: the keys ``units`` and ``weight_by_similarity`` are not
     configuration options of meteorx yet)."""
@@ -841,8 +1001,8 @@ def write_configs(folder: Path, tuned: dict[str, Any], fuzzy: dict[str, Any]) ->
             {"matcher": "stem", "weight": setting["weights"][1]},
         ]
         if mech.fuzzy:
-            stages.append({"matcher": "fuzzy", "weight": setting["weights"][2], **fuzzy,
-                           "weight_by_similarity": True})  # fmt: skip
+            stages.append({"matcher": "fuzzy", "weight": setting["weights"][2],
+                           **setting["fuzzy"], "weight_by_similarity": True})  # fmt: skip
         config = {
             "normalize": "meteor",
             "stages": stages,

@@ -41,6 +41,10 @@ class FuzzyOptions(BaseModel):
     measure: Literal["indel", "levenshtein", "prefix"] = Field(
         "indel", description="character similarity: indel, levenshtein or prefix"
     )
+    ignore_case: bool = Field(
+        False, description="compare case-folded words (and leave words equal after "
+        "folding to the case stage)"
+    )  # fmt: skip
     min_length: int = Field(
         4, ge=1, description="both words need at least this many characters (short "
         "words are mostly function words, whose near misses are different words)"
@@ -88,6 +92,7 @@ class FuzzyMatcher(Matcher):
         self.threshold = options.threshold
         self.measure = options.measure
         self.min_length = options.min_length
+        self.ignore_case = options.ignore_case
         self._similarity = _measure(options.measure)
         self._cdist: Callable[..., Any] | None = None
         if options.measure != "prefix":
@@ -97,10 +102,15 @@ class FuzzyMatcher(Matcher):
 
     def similarity(self, a: str, b: str) -> float:
         """How alike two words are, in [0, 1] (1: identical)."""
+        if self.ignore_case:
+            a, b = a.casefold(), b.casefold()
         return float(self._similarity(a, b))
 
     def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], list[int]]:
-        """The tokens, and the positions of those long enough to link."""
+        """The tokens (case-folded with ``ignore_case``), and the positions of those
+        long enough to link."""
+        if self.ignore_case:
+            tokens = [t.casefold() for t in tokens]
         return tokens, [i for i, t in enumerate(tokens) if len(t) >= self.min_length]
 
     def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
@@ -131,9 +141,10 @@ class FuzzyMatcher(Matcher):
                     yield (i, 1, j, 1)
 
     def describe(self) -> str:
+        case = ",nocase" if self.ignore_case else ""
         return (
             f"{self.name}.v{self.version}({self.measure}>={self.threshold:g},"
-            f"len>={self.min_length})"
+            f"len>={self.min_length}{case})"
         )
 
 

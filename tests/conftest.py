@@ -74,7 +74,11 @@ def wordnet_missing() -> str | None:
         find_wordnet(jar="never")
         find_for_nltk()
     except ResourceError as error:
-        return f"needs WordNet 3.0: {error}"
+        return (
+            "needs a WordNet 3.0 database (apt-get install wordnet-base, or python -m "
+            "nltk.downloader wordnet; the copy in the Meteor 1.5 jar serves only its own "
+            f"synonym lookup): {error}"
+        )
     return None
 
 

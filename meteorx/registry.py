@@ -155,8 +155,9 @@ def _entry_points() -> list[metadata.EntryPoint]:
                 f"{installed}"
             )
         eps = [ep for ep in eps if ep.name in names | ALWAYS_LOADED]
-    # Deterministic order: core first, then by name.
-    return sorted(eps, key=lambda ep: (ep.name != "core", ep.name))
+    # Deterministic order: core, then meteorx's other always-loaded plugin, then by name
+    # (so a third-party plugin taking one of their names is the one left out).
+    return sorted(eps, key=lambda ep: (ep.name != "core", ep.name not in ALWAYS_LOADED, ep.name))
 
 
 def _trace(message: str) -> None:

@@ -184,6 +184,22 @@ def test_duplicate_matcher_name_leaves_the_second_out(fake_plugin) -> None:  # t
     assert reg.owners["matcher:exact"] == "core"
 
 
+def test_taking_a_function_word_source_name_leaves_the_taker_out(fake_plugin) -> None:  # type: ignore[no-untyped-def]
+    """meteorx's own plugins register first, whatever the third-party plugin is called."""
+    fake_plugin(
+        "aaa_first_by_name",
+        """
+        from meteorx.hookspecs import hookimpl
+
+        @hookimpl
+        def meteorx_register_function_words(register):
+            register("builtin", lambda language: (frozenset(), "mine"))
+        """,
+    )
+    reg = _left_out("aaa_first_by_name", "registers function-words 'builtin', which plugin")
+    assert reg.owners["function-words:builtin"] == "function_words"
+
+
 def test_misspelled_hook_leaves_the_plugin_out(fake_plugin) -> None:  # type: ignore[no-untyped-def]
     fake_plugin(
         "typo",

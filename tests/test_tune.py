@@ -67,6 +67,7 @@ def _synthetic(n_segments: int = 40, n_systems: int = 6, seed: int = 3) -> Tunin
         {
             "extends": "li",
             "language": "en",
+            "function_words": "none",  # every word weighs the same: delta plays no part
             "alpha": TARGET["alpha"],
             "beta": TARGET["beta"],
             "gamma": TARGET["gamma"],
@@ -87,7 +88,7 @@ def data() -> TuningData:
     return _synthetic()
 
 
-BASE = load_config({"extends": "li", "language": "en"})
+BASE = load_config({"extends": "li", "language": "en", "function_words": "none"})
 
 
 def _brute(data: TuningData, kind: str, setting: Setting, refs: list[list[str]]) -> float:

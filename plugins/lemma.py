@@ -119,14 +119,15 @@ class FlatDictionary(Mapping[str, str]):
 
     __slots__ = ("_key_offsets", "_keys", "_lemma_offsets", "_lemmas", "_n", "_value_ids")
 
-    def __init__(self, state: tuple[bytes, bytes, bytes, bytes, bytes]) -> None:
+    def __init__(self, state: Sequence[bytes | memoryview]) -> None:
+        """``state``: what :meth:`compile` returns (the arrays may be any buffers)."""
         keys, key_offsets, value_ids, lemmas, lemma_offsets = state
-        self._keys = keys
+        self._keys = bytes(keys)
         self._key_offsets = array("Q")
         self._key_offsets.frombytes(key_offsets)
         self._value_ids = array("Q")
         self._value_ids.frombytes(value_ids)
-        self._lemmas = lemmas
+        self._lemmas = bytes(lemmas)
         self._lemma_offsets = array("Q")
         self._lemma_offsets.frombytes(lemma_offsets)
         self._n = len(self._value_ids)
@@ -219,10 +220,7 @@ def _build_record(code: str) -> Record:
 
 
 def _decode(record: Record) -> FlatDictionary:
-    keys, key_offsets, value_ids, lemmas, lemma_offsets = (
-        bytes(record.sections[name]) for name in _SECTIONS
-    )
-    return FlatDictionary((keys, key_offsets, value_ids, lemmas, lemma_offsets))
+    return FlatDictionary([memoryview(record.sections[name]) for name in _SECTIONS])
 
 
 class _FlatFactory:

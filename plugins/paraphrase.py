@@ -21,7 +21,7 @@ How: the work is done by the C twin ``meteorx._paraphrase`` when it is built (on
 state per loaded table, shared by the scorers of the process): a sentence's phrases
 are found by the trie walk over the compiled table's sorted keys (binary search over
 a word's run of keys; each step (key, next word) is remembered), a phrase's
-paraphrases are decoded once from the mapped file into the hashes of their first two
+paraphrases are decoded once from the loaded table into the hashes of their first two
 words, and a paraphrase is found in the other sentence by those hashes, then checked
 byte by byte against the tokens (no Python objects per word or paraphrase).
 

@@ -16,16 +16,23 @@ for the sets and the measures) this prints, side by side from one run:
   overrides the normalisation, ``{lang}`` stands for the set's target language);
   configurations without a language take the set's; those for another language skip
   the set;
-* with ``--mechanisms``, the candidate mechanisms of the language-independent
-  METEOR, computed from one alignment per set: word or character precision and
-  recall (Meteor 1.5's ``-ch``: P and R over the characters of the matched words,
-  alignment and fragmentation at word level), with and without a ``fuzzy`` stage
-  (``plugins/fuzzy.py``: different words linked by character similarity, each link
-  weighted by that similarity). Their α β γ δ and stage weights are either the
-  language-independent Meteor 1.5 defaults (``li``) or tuned **jointly over the other
-  sets**: leave-one-set-out (``lo-set``) and leave-one-language-out (``lo-lang``,
-  tuned on sets with other target languages only). Numbers tuned on all sets are
-  printed only with ``--in-sample``, and labelled so.
+* with ``--mechanisms``, candidate mechanisms of a language-independent METEOR,
+  computed from one alignment per set (exact + Snowball stem on lowercased ``-norm``
+  tokens; ``cased``: tokens keep case, stages exact, case variants and case-folded
+  stems, ``plugins/case.py``): word or character precision and recall (``ch``:
+  Meteor 1.5's ``-ch``, P and R over the characters of the matched words, alignment
+  and fragmentation at word level; equal to the jar's ``-ch`` scores), with and without
+  a ``fuzzy`` stage (``plugins/fuzzy.py``: different words linked by character
+  similarity, each link weighted by that similarity unless ``unweighted``). Their
+  α β γ δ and stage weights are either ``li``'s or tuned **jointly over the other
+  sets** (objective: mean segment τ; ``--sys-weight`` adds the mean system r):
+  leave-one-set-out (``lo-set``) and leave-one-language-out (``lo-lang``: tuned only
+  on sets whose target language differs). Figures tuned on all sets are printed only
+  with ``--in-sample``, and labelled so.
+
+The ``pt`` preset needs OpenWordnet-PT (``meteorx resources install omw-por`` or
+``$METEORX_OMW_DIR``); configurations that cannot run on a set are listed as skipped,
+with the reason.
 
 Everything expensive is cached under ``$METEORX_AGREEMENT_CACHE`` (default
 ``~/.cache/meteorx-agreement``): anchor scores, meteorx scores and the per-segment
@@ -33,8 +40,8 @@ alignment counts (jar runs also go through the oracle's own cache). A rerun with
 warm cache takes seconds.
 
     nice -n 10 python benchmarks/human_agreement.py --mechanisms [--sets de-en,ja-en]
-        [--config li@meteor --config pt] [--skip jar,nltk] [--json OUT.json]
-        [--write-configs DIR]
+        [--config li@auto --config 'meteor-1.5-{lang}@auto' --config pt]
+        [--skip jar,nltk] [--in-sample] [--json OUT.json] [--write-configs DIR]
 """
 
 from __future__ import annotations
@@ -356,7 +363,7 @@ def alignment_config(
         stages.append({"matcher": "stem", "weight": 0.5})
     else:
         stages.append({"matcher": "case", "weight": 0.5})
-        stages.append({"matcher": "case", "weight": 0.5, "stem": True})
+        stages.append({"matcher": "case", "name": "case-stem", "weight": 0.5, "stem": True})
     if fuzzy is not None:
         fuzzy = fuzzy if lowercase else {**fuzzy, "ignore_case": True}
         stages.append({"matcher": "fuzzy", "weight": 0.5, **fuzzy})
@@ -446,7 +453,9 @@ def counts(
         for hyps in data.hyps:
             for h, r in zip(hyps, data.refs, strict=True):
                 rows.append(segment_counts(scorer.segment(h, r), scorer.function_words, similarity))
-    label = "align exact+stem" + ("+fuzzy" if fuzzy else "")
+    label = "align " + "+".join(
+        s["name"] if "name" in s else s["matcher"] for s in config["stages"]
+    )
     timing.setdefault(label, [0.0, 0.0])
     timing[label][0] += time.perf_counter() - start
     timing[label][1] += len(rows)
@@ -490,9 +499,14 @@ class Mechanism:
     """How counts become a score: units of P and R, similarity-weighted links or not."""
 
     name: str
-    fuzzy: bool  # counts from the exact+stem+fuzzy alignment
+    fuzzy: bool  # counts from the alignment with a fuzzy stage
     chars: bool  # P and R over characters
+    cased: bool = False  # tokens keep case (exact, case, case-stem stages)
     sim_weighted: bool = True
+
+    @property
+    def alignment(self) -> tuple[bool, bool]:
+        return (self.fuzzy, self.cased)
 
 
 @dataclass
@@ -560,6 +574,41 @@ def mechanism_scores(c: FloatArray, mech: Mechanism, s: Setting) -> tuple[FloatA
     seg = formula(Compact.of(c, mech), s).reshape(c.shape[0], c.shape[1])
     sys_ = formula(Compact.of(c.sum(axis=1, keepdims=True), mech), s)
     return seg, sys_
+
+
+def check_against_jar(data: D.DevSet, n: int = 300) -> str:
+    """Scores from the counts (word and character units, ``li`` parameters) against the
+    jar's ``-l en -norm -m "exact stem"`` without and with ``-ch``, on the first ``n``
+    segments of the first system: the largest absolute difference of each."""
+    from meteorx.scorer import Scorer
+    from tests.oracle import jar as oracle
+
+    reason = oracle.unavailable_reason()
+    if reason:
+        return f"skipped ({reason})"
+    hyps = [h.replace("\r", " ") for h in data.hyps[0][:n]]
+    refs = [r.replace("\r", " ") for r in data.refs[:n]]
+    config = alignment_config(data.target, None)
+    config["function_words"] = "meteor-1.5"  # the jar's list
+    scorer = Scorer(config)
+    rows = [
+        segment_counts(scorer.segment(h, r), scorer.function_words, [None, None])
+        for h, r in zip(hyps, refs, strict=True)
+    ]
+    c = np.asarray(rows, dtype=np.float64)[None]
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        hyp_path, ref_path = Path(tmp) / "hyp.txt", Path(tmp) / "ref.txt"
+        hyp_path.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        ref_path.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        for chars in (False, True):
+            seg, _ = mechanism_scores(c, Mechanism("check", False, chars), li_setting(2))
+            args = ["-l", "en", "-norm", "-m", "exact stem", "-p", "0.75 1.4 0.7 0.5"]
+            args += ["-w", "1.0 0.5"] + (["-ch"] if chars else [])
+            result = oracle.run_jar(hyp_path, ref_path, args)
+            diff = float(np.abs(seg[0] - np.asarray(result.segment_scores)).max())
+            out.append(f"{'characters' if chars else 'words'}: max |Δ| {diff:.1e}")
+    return f"{data.name}, {n} segments: " + "; ".join(out)
 
 
 # -- tuning jointly over sets -------------------------------------------------------------
@@ -671,6 +720,35 @@ def tune(
     return best_setting, best_value
 
 
+def cached_tune(
+    mech: Mechanism,
+    sets: Sequence[tuple[FloatArray, D.Measures]],
+    n_stages: int,
+    sys_weight: float,
+) -> tuple[Setting, float]:
+    """:func:`tune`, its result cached on disk by everything it depends on."""
+    h = hashlib.sha256()
+    h.update(json.dumps([TUNE_VERSION, dataclasses.asdict(mech), n_stages, sys_weight, GRID])
+             .encode())  # fmt: skip
+    for c, m in sets:
+        h.update(np.ascontiguousarray(c).tobytes())
+        h.update(m.better.tobytes() + m.worse.tobytes() + m.items.tobytes())
+    path = CACHE / "tuned" / f"{h.hexdigest()[:24]}.json"
+    if path.is_file():
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        setting = saved["setting"]
+        return Setting(**{**setting, "weights": tuple(setting["weights"])}), saved["value"]
+    setting_found, value = tune(mech, sets, n_stages, sys_weight)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"setting": dataclasses.asdict(setting_found), "value": value}
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    return setting_found, value
+
+
+#: Bump when the search changes (invalidates cached tuning results).
+TUNE_VERSION = 1
+
+
 # -- report -------------------------------------------------------------------------------
 
 
@@ -759,12 +837,15 @@ def check_anchors(rows: Sequence[Row]) -> list[str]:
 
 # -- main ---------------------------------------------------------------------------------
 
-FUZZY_DEFAULT: dict[str, Any] = {"threshold": 0.7, "measure": "indel", "min_length": 4}
+FUZZY_DEFAULT: dict[str, Any] = {"threshold": 0.5, "measure": "indel", "min_length": 3}
 MECHANISMS = (
     Mechanism("word", fuzzy=False, chars=False),
     Mechanism("ch", fuzzy=False, chars=True),
     Mechanism("fuzzy", fuzzy=True, chars=False),
     Mechanism("fuzzy+ch", fuzzy=True, chars=True),
+    Mechanism("cased+ch", fuzzy=False, chars=True, cased=True),
+    Mechanism("cased+fuzzy+ch", fuzzy=True, chars=True, cased=True),
+    Mechanism("cased+fuzzy+ch unweighted", fuzzy=True, chars=True, cased=True, sim_weighted=False),
 )
 LANGUAGE_GROUPS = ("en", "de", "pt")
 
@@ -778,7 +859,6 @@ def evaluate_mechanisms(
     in_sample: bool,
     timing: dict[str, list[float]],
     schemes: Sequence[str] = ("lo-set", "lo-lang"),
-    lowercase: bool = True,
 ) -> tuple[list[Row], dict[str, Any]]:
     """Rows for every mechanism: li's parameters, then tuned leave-one-set-out and
     leave-one-language-out (and, if asked, on all sets: in-sample). A fuzzy mechanism
@@ -786,20 +866,20 @@ def evaluate_mechanisms(
     parameters score best on the fold's training sets."""
     keys = list(datasets)
     variants: dict[bool, list[dict[str, Any] | None]] = {False: [None], True: list(fuzzies)}
-    arrays: dict[tuple[str, int, bool], FloatArray] = {}
+    arrays: dict[tuple[str, int, tuple[bool, bool]], FloatArray] = {}
     for mech in mechanisms:
         for v, options in enumerate(variants[mech.fuzzy]):
             for key, data in datasets.items():
-                if (key, v, mech.fuzzy) not in arrays:
-                    arrays[(key, v, mech.fuzzy)] = counts(data, options, timing, lowercase)
+                if (key, v, mech.alignment) not in arrays:
+                    arrays[(key, v, mech.alignment)] = counts(data, options, timing, not mech.cased)
     rows: list[Row] = []
     tuned: dict[str, Any] = {}
     for mech in mechanisms:
-        n_stages = (arrays[(keys[0], 0, mech.fuzzy)].shape[-1] - N_BASE) // len(STAGE)
+        n_stages = (arrays[(keys[0], 0, mech.alignment)].shape[-1] - N_BASE) // len(STAGE)
         options_list = variants[mech.fuzzy]
 
         def pool(v: int, names: Sequence[str], mech: Mechanism = mech) -> list[Any]:
-            return [(arrays[(k, v, mech.fuzzy)], measures[k]) for k in names]
+            return [(arrays[(k, v, mech.alignment)], measures[k]) for k in names]
 
         default = Row(f"{mech.name} (li parameters)", "default")
         for key in keys:
@@ -819,7 +899,7 @@ def evaluate_mechanisms(
         ) -> tuple[int, Setting, float]:
             if names not in memo:
                 found = [
-                    (v, *tune(mech, pool(v, names), n_stages, sys_weight))
+                    (v, *cached_tune(mech, pool(v, names), n_stages, sys_weight))
                     for v in range(n_variants)
                 ]
                 memo[names] = max(found, key=lambda t: t[2])
@@ -885,8 +965,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--schemes", default="lo-set,lo-lang",
                         help="held-out schemes: lo-set (leave one set out), lo-lang "
                         "(leave one target language out)")  # fmt: skip
-    parser.add_argument("--cased", action="store_true",
-                        help="mechanisms: keep case (default: lowercase, as -norm)")  # fmt: skip
     parser.add_argument("--sys-weight", type=float, default=0.0,
                         help="weight of the mean system r in the tuning objective")  # fmt: skip
     parser.add_argument("--in-sample", action="store_true",
@@ -952,12 +1030,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         found, tuned = evaluate_mechanisms(
             datasets, measures, wanted, fuzzies, args.sys_weight,
             args.in_sample or bool(args.write_configs), timing, args.schemes.split(","),
-            not args.cased,
         )  # fmt: skip
         rows.extend(r for r in found if args.in_sample or r.kind != "in-sample")
 
     print(table(rows, keys, measures))
     print()
+    if args.mechanisms and "jar" not in skip and "de-en" in datasets:
+        print("Counts -> scores vs the jar (-ch):", check_against_jar(datasets["de-en"]))
     print("Anchor check against wmt21-dev/README.md:")
     for line in check_anchors(rows):
         print(line)
@@ -985,10 +1064,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def write_configs(folder: Path, tuned: dict[str, Any]) -> None:
-    """The settings tuned on all sets as YAML (character units and similarity-weighted
-    links are proposals: the keys ``units`` and ``weight_by_similarity`` are not
-    configuration options of meteorx yet)."""
+def write_configs(folder: Path, tuned: dict[str, Any], target: str = "en") -> None:
+    """The settings tuned on all sets as YAML, one file per mechanism (for ``target``'s
+    normalisation). Character units and similarity-weighted links are proposals: the
+    keys ``units`` and ``weight_by_similarity`` are not meteorx options yet."""
     import yaml
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -996,23 +1075,13 @@ def write_configs(folder: Path, tuned: dict[str, Any]) -> None:
         setting = tuned.get(mech.name, {}).get("all")
         if setting is None:
             continue
-        stages: list[dict[str, Any]] = [
-            {"matcher": "exact", "weight": 1.0},
-            {"matcher": "stem", "weight": setting["weights"][1]},
-        ]
-        if mech.fuzzy:
-            stages.append({"matcher": "fuzzy", "weight": setting["weights"][2],
-                           **setting["fuzzy"], "weight_by_similarity": True})  # fmt: skip
-        config = {
-            "normalize": "meteor",
-            "stages": stages,
-            "alpha": setting["alpha"],
-            "beta": setting["beta"],
-            "gamma": setting["gamma"],
-            "delta": setting["delta"],
-            "function_words": "builtin",
-            "aligner": {"name": "meteor-1.5", "beam_size": 40},
-        }
+        config = alignment_config(target, setting["fuzzy"], not mech.cased)
+        del config["name"], config["language"]
+        for stage, weight in zip(config["stages"], setting["weights"], strict=True):
+            stage["weight"] = weight
+            if stage["matcher"] == "fuzzy" and mech.sim_weighted:
+                stage["weight_by_similarity"] = True
+        config.update({k: setting[k] for k in ("alpha", "beta", "gamma", "delta")})
         if mech.chars:
             config["units"] = "characters"
         text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True)

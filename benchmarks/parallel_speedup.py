@@ -5,7 +5,9 @@ segments), in one process and in N processes, checks that the results are identi
 and reports the wall-clock speed-up, for the two kinds of results ``score_pairs``
 returns: scores and statistics only (``detail=False``: what ``meteorx score`` and
 ``meteorx tune`` use) and full results with links and tokens (the API, ``meteorx
-report``).
+report``); and for a stream (:class:`~meteorx.streaming.ScoreStream`, scores only:
+``meteorx score --stream --jobs N``, where N workers are sent the text and this
+process only reads and collects).
 
 Each measurement runs in a fresh Python process, as ``meteorx score --jobs N`` does:
 the process reads the segments, builds the scorer (not timed: start-up is the same
@@ -30,6 +32,7 @@ a raised priority to measure (as root)::
     setsid sh -c 'echo -20 > /proc/$$/autogroup; exec python benchmarks/parallel_speedup.py'
 
     python benchmarks/parallel_speedup.py [--data ../shared/data] [--jobs 2] [--repeat 9]
+        [--copies 4] [--preset li] [--kinds scores,full,stream]
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ sys.path.insert(0, str(REPO))
 
 from meteorx.parallel import score_pairs  # noqa: E402
 from meteorx.scorer import Scorer, paused_gc  # noqa: E402
+from meteorx.streaming import ScoreStream  # noqa: E402
 
 #: ``--preset`` -> the configuration scored (``li`` as in ``speed.py``: the fastest
 #: English configuration, where moving results weighs the most).
@@ -96,8 +100,9 @@ def _cpu() -> float:
 
 def measure(pairs: Pairs, jobs: int, kind: str, preset: str) -> dict[str, float | str]:
     """One timed run with a fresh scorer: ``kind`` is ``scores`` (``detail=False``),
-    ``full`` (``detail=True``) or ``ceiling`` (N forked processes scoring 1/N each,
-    returning nothing: the best any parallel scheme can do on this machine now)."""
+    ``full`` (``detail=True``), ``stream`` (:class:`ScoreStream`, scores only) or
+    ``ceiling`` (N forked processes scoring 1/N each, returning nothing: the best any
+    parallel scheme can do on this machine now)."""
     global _PART_SCORER
     scorer = Scorer(CONFIGS[preset])
     if kind == "ceiling":
@@ -116,7 +121,10 @@ def measure(pairs: Pairs, jobs: int, kind: str, preset: str) -> dict[str, float 
         _PART_SCORER = None
         return {"wall": wall, "cpu": cpu, "digest": ""}
     before, start = _cpu(), time.perf_counter()
-    results = score_pairs(scorer, pairs, jobs=jobs, detail=kind == "full")
+    if kind == "stream":  # 'meteorx score --stream': workers sent the text, in order
+        results = list(ScoreStream(scorer, pairs, jobs=jobs, detail=False))
+    else:
+        results = score_pairs(scorer, pairs, jobs=jobs, detail=kind == "full")
     wall, cpu = time.perf_counter() - start, _cpu() - before
     digest = hashlib.sha256(repr(results).encode()).hexdigest()
     return {"wall": wall, "cpu": cpu, "digest": digest}
@@ -139,6 +147,9 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=4, help="copies of the xray data (4)")
     parser.add_argument("--repeat", type=int, default=9, help="interleaved runs per setting")
     parser.add_argument("--preset", choices=sorted(CONFIGS), default="li")
+    parser.add_argument(
+        "--kinds", default="scores,full,stream", help="what to time (scores,full,stream)"
+    )
     parser.add_argument(
         "--in-process", action="store_true", help="time every run in this one process"
     )
@@ -167,12 +178,12 @@ def main() -> int:
     )
     print(f"load average before: {os.getloadavg()}")
     same = True
-    for kind in ("scores", "full"):
-        label = (
-            "full results (links and tokens: what 'report' and the API get)"
-            if kind == "full"
-            else "scores and statistics (what 'meteorx score' and 'tune' use)"
-        )
+    for kind in args.kinds.split(","):
+        label = {
+            "scores": "scores and statistics (what 'meteorx score' and 'tune' use)",
+            "full": "full results (links and tokens: what 'report' and the API get)",
+            "stream": "a stream, scores only (what 'meteorx score --stream' uses)",
+        }[kind]
         print(f"\n{label}:")
         runs: dict[int, list[dict[str, float | str]]] = {1: [], n: []}
         ceiling: list[dict[str, float | str]] = []
@@ -204,10 +215,10 @@ def main() -> int:
             f"(range {ratios[0]:.2f}-{ratios[-1]:.2f})"
         )
         if ceiling:
-            best = sorted(a / float(b["wall"]) for a, b in zip(walls[1], ceiling, strict=True))
+            tops = sorted(a / float(b["wall"]) for a, b in zip(walls[1], ceiling, strict=True))
             print(
                 f"  reference: {n} processes scoring 1/{n} each and returning nothing: "
-                f"median {statistics.median(best):.2f}x (range {best[0]:.2f}-{best[-1]:.2f}) "
+                f"median {statistics.median(tops):.2f}x (range {tops[0]:.2f}-{tops[-1]:.2f}) "
                 "- the machine's ceiling right now"
             )
         overhead = statistics.median(cpus[n]) / statistics.median(cpus[1]) - 1

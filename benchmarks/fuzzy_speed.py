@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Speed of the ``fuzzy`` stage (plugins/fuzzy.py) next to ``li``, on the xray data.
+"""Speed of the new stages (plugins/fuzzy.py, plugins/case.py) next to ``li``, on xray.
 
 Scores Meteor 1.5's example output (2 systems x 2,489 segments, English) in-process
 with a fresh scorer per repeat and reports segments per second (best of the repeats)
-for: ``li`` (exact + stem) with ``--norm meteor``; the same plus a fuzzy stage; and,
-for the similarity-weighted mechanism of ``benchmarks/human_agreement.py``, the
-fuzzy configuration including the per-link similarity and character counts computed
-from each result.
+for: ``li`` (exact + stem) with ``--norm meteor``; the same plus a fuzzy stage (the
+options ``benchmarks/human_agreement.py`` uses); the cased pipeline (exact, case,
+case-stem on case-kept tokens); and, as the harness computes its mechanisms, the
+fuzzy configuration with the per-link similarity and character counts computed from
+each result in Python.
 
     nice -n 10 python benchmarks/fuzzy_speed.py [--data ../shared/data] [--repeat 3]
 """
@@ -25,7 +26,11 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from benchmarks.human_agreement import segment_counts  # noqa: E402
+from benchmarks.human_agreement import (  # noqa: E402
+    FUZZY_DEFAULT,
+    alignment_config,
+    segment_counts,
+)
 
 
 def _read(path: Path) -> list[str]:
@@ -35,10 +40,12 @@ def _read(path: Path) -> list[str]:
 def _scorer(config: dict[str, Any]) -> Any:
     from meteorx.registry import get_registry
     from meteorx.scorer import Scorer
+    from meteorx_plugins.case import CaseMatcher
     from meteorx_plugins.fuzzy import FuzzyMatcher
 
     base = get_registry()
-    registry = dataclasses.replace(base, matchers={**base.matchers, "fuzzy": FuzzyMatcher})
+    extra = {"fuzzy": FuzzyMatcher, "case": CaseMatcher}
+    registry = dataclasses.replace(base, matchers={**base.matchers, **extra})
     return Scorer(config, registry=registry)
 
 
@@ -56,15 +63,10 @@ def main() -> int:
     hyps = _read(folder / "xray.system1.hyp") + _read(folder / "xray.system2.hyp")
     pairs = list(zip(hyps, refs + refs, strict=True))
     li = {"extends": "li", "language": "en", "normalize": "meteor"}
-    fuzzy = {
-        **li,
-        "stages": [
-            {"matcher": "exact", "weight": 1.0},
-            {"matcher": "stem", "weight": 0.5},
-            {"matcher": "fuzzy", "weight": 0.5, "threshold": 0.7},
-        ],
-    }
+    fuzzy = alignment_config("en", FUZZY_DEFAULT)
+    cased = alignment_config("en", None, lowercase=False)
     runs = [("li (exact+stem)", li, False), ("li + fuzzy", fuzzy, False),
+            ("cased: exact+case+case-stem", cased, False),
             ("li + fuzzy, similarity-weighted counts", fuzzy, True)]  # fmt: skip
     for label, config, weighted in runs:
         best = 0.0
@@ -80,6 +82,8 @@ def main() -> int:
             best = max(best, len(pairs) / (time.perf_counter() - start))
             links = sum(1 for r in results for m in r.alignment.matches if m.stage == 2)
         extra = f", {links} fuzzy links kept" if "fuzzy" in label else ""
+        if "cased" in label:
+            extra = f", {links} case-stem links kept"
         print(f"{label}: {best:,.0f} segments/s ({len(pairs)} segments{extra})")
     return 0
 

@@ -1085,7 +1085,9 @@ def write_configs(folder: Path, tuned: dict[str, Any], target: str = "en") -> No
         if mech.chars:
             config["units"] = "characters"
         text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
-        (folder / f"{mech.name.replace('+', '-')}.yaml").write_text(text, encoding="utf-8")
+        (folder / f"{mech.name.replace('+', '-').replace(' ', '-')}.yaml").write_text(
+            text, encoding="utf-8"
+        )
 
 
 if __name__ == "__main__":

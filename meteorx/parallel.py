@@ -590,10 +590,11 @@ def _worker(  # pragma: no cover - runs in the worker process
     """A worker's life: score each task it is sent, send back the results (or the
     error raised), until its task pipe ends (see :class:`WorkerPool`).
 
-    A thread reads the task pipe all the time, so the parent's writes never wait for
-    this process to finish writing a result (and the two can never wait on each
-    other's full pipes), and the end of the pipe ends this process at once: the
-    parent closed it (all results are in) or went away.
+    Two threads move the bytes: one reads the task pipe all the time, and its end
+    ends this process at once (the parent closed it: all results are in; or the
+    parent went away); the other writes the results, so scoring goes on while the
+    parent, busy with its own chunk, has not yet read a result larger than the pipe
+    holds. Neither side ever waits for the other to read.
     """
     global _INHERITED_CHUNKS
     for connection in inherited:  # the parent's ends and other workers': not ours
@@ -603,6 +604,7 @@ def _worker(  # pragma: no cover - runs in the worker process
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # whatever handler the parent set
     _INHERITED_CHUNKS = chunks
     received: SimpleQueue[bytes] = SimpleQueue()
+    replies: SimpleQueue[tuple[int, Encoded | None, bytes | None]] = SimpleQueue()
 
     def read() -> None:
         while True:
@@ -611,7 +613,15 @@ def _worker(  # pragma: no cover - runs in the worker process
             except (EOFError, OSError):
                 os._exit(0)
 
+    def write() -> None:
+        while True:
+            try:
+                results.send(replies.get())
+            except OSError:  # nobody reads: the parent went away
+                os._exit(0)
+
     threading.Thread(target=read, daemon=True).start()
+    threading.Thread(target=write, daemon=True).start()
     scorer: Scorer | None = None
     failed: BaseException | None = None
     try:
@@ -628,15 +638,9 @@ def _worker(  # pragma: no cover - runs in the worker process
                 raise failed
             assert scorer is not None
             with paused_gc():
-                reply: tuple[int, Encoded | None, bytes | None] = (
-                    task_id, encode(function(scorer, payload), detail), None
-                )  # fmt: skip
+                replies.put((task_id, encode(function(scorer, payload), detail), None))
         except BaseException as error:
-            reply = (task_id, None, _portable(error))
-        try:
-            results.send(reply)
-        except OSError:  # nobody reads: the parent went away
-            os._exit(0)
+            replies.put((task_id, None, _portable(error)))
 
 
 def _exit_with_parent(parent: int) -> None:  # pragma: no cover - in the worker

@@ -38,6 +38,7 @@ from types import TracebackType
 from typing import IO, Any, TextIO
 
 from meteorx.errors import InputError, MeteorxError
+from meteorx.inputs import check_length
 from meteorx.parallel import without_detail
 from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
 from meteorx.scoring import Breakdown, compute
@@ -164,14 +165,18 @@ def iter_lines(path: str | Path) -> Iterator[str]:
 
 
 def iter_parallel(
-    hyp_path: str | Path, ref_paths: Sequence[str | Path], stdin: IO[bytes] | None = None
+    hyp_path: str | Path,
+    ref_paths: Sequence[str | Path],
+    stdin: IO[bytes] | None = None,
+    max_chars: int = 0,
 ) -> Iterator[tuple[str, list[str]]]:
     """``(hypothesis, [reference, …])`` for each line of line-aligned files.
 
     The files are opened at once (a missing file fails here, before anything is
     scored); an :class:`InputError` with both line counts, worded as
     :func:`meteorx.inputs.read_parallel` words it, comes as soon as one file ends
-    before another.
+    before another. A line longer than ``max_chars`` characters is an :class:`InputError`
+    naming it (0 = no limit; see :data:`meteorx.inputs.MAX_SEGMENT_CHARS`).
     """
     if not ref_paths:
         raise InputError("at least one reference file is needed")
@@ -185,10 +190,13 @@ def iter_parallel(
         for reader in readers:
             reader.close()
         raise
-    return _aligned_lines(readers, [str(hyp_path), *(str(p) for p in ref_paths)])
+    return _aligned_lines(readers, [str(hyp_path), *(str(p) for p in ref_paths)], max_chars)
 
 
-def _aligned_lines(readers: list[LineReader], names: list[str]) -> Iterator[tuple[str, list[str]]]:
+def _aligned_lines(
+    readers: list[LineReader], names: list[str], max_chars: int = 0
+) -> Iterator[tuple[str, list[str]]]:
+    number = 0
     try:
         while True:
             lines = [next(r, None) for r in readers]
@@ -201,6 +209,10 @@ def _aligned_lines(readers: list[LineReader], names: list[str]) -> Iterator[tupl
                     f"{names[0]} has {counts[0]} lines but {names[k]} has {counts[k]}; "
                     "hypothesis and reference files must be line-aligned"
                 )
+            number += 1
+            if max_chars:
+                for name, line in zip(names, lines, strict=True):
+                    check_length(line, f"{name}, line {number}", max_chars)  # type: ignore[arg-type]
             yield lines[0], lines[1:]  # type: ignore[misc]
     finally:
         for reader in readers:
@@ -333,9 +345,11 @@ def score_files(
     jobs: int = 1,
     stdin: IO[bytes] | None = None,
     detail: bool = True,
+    max_chars: int = 0,
 ) -> ScoreStream:
-    """Stream-score a hypothesis file against line-aligned reference files."""
-    pairs = iter_parallel(hyp_path, ref_paths, stdin)
+    """Stream-score a hypothesis file against line-aligned reference files (lines
+    longer than ``max_chars`` characters refused; 0 = no limit)."""
+    pairs = iter_parallel(hyp_path, ref_paths, stdin, max_chars)
     return ScoreStream(scorer, pairs, jobs=jobs, refs=len(ref_paths), detail=detail)
 
 
@@ -538,6 +552,7 @@ def run_score(
     jobs: int = 1,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    max_chars: int = 0,
 ) -> int:
     """``meteorx score --stream``: score one plain-text system and print as it goes.
 
@@ -546,10 +561,12 @@ def run_score(
     """
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
-    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs, detail=False)
+    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs, detail=False, max_chars=max_chars)
     summary = write_stream(
         stream, out, fmt=fmt, precision=precision, system_only=system_only, name=hyp_path
     )
+    if not summary.segments:
+        print("meteorx: warning: the input has no segments; the score is 0", file=err)
     if summary.empty:
         print(f"meteorx: warning: {hyp_path}: {summary.empty} empty line(s) score 0", file=err)
     return 0

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             precision=args.precision,
             system_only=args.system_only,
             jobs=args.jobs,
+            max_chars=args.max_segment_chars,
         )
     testset = read_input(
         args.input_format,

@@ -382,11 +382,16 @@ def alignment_config(
     }
 
 
-def segment_counts(result: Any, function_words: frozenset[str], similarity: Any) -> list[float]:
+def segment_counts(
+    result: Any, function_words: frozenset[str], similarity: Any, soft: float | None = None
+) -> list[float]:
     """One row of counts (``BASE`` then ``STAGE`` per stage) from a SegmentResult.
 
     ``similarity[stage]`` is None or a function giving a link's weight from its two
-    words."""
+    words. With ``soft`` (a cut-off), one more block: the *soft credit* of the words
+    left unaligned, each counted with its best character similarity (case-folded
+    Indel similarity, 0 below the cut-off) to an unaligned word of the other side;
+    it adds partial matches to P and R without touching alignment or fragmentation."""
     hyp, ref = result.hyp_tokens, result.ref_tokens
     hyp_fw = [t.lower() in function_words for t in hyp]
     ref_fw = [t.lower() in function_words for t in ref]
@@ -427,7 +432,43 @@ def segment_counts(result: Any, function_words: frozenset[str], similarity: Any)
     ]
     for block in stage:
         row.extend(block)
+    if soft is not None:
+        row.extend(_soft_block(result, hyp_fw, ref_fw, soft))
     return row
+
+
+def _soft_block(result: Any, hyp_fw: list[bool], ref_fw: list[bool], cutoff: float) -> list[float]:
+    from rapidfuzz.distance import Indel
+    from rapidfuzz.process import cdist
+
+    hyp, ref = result.hyp_tokens, result.ref_tokens
+    hyp_linked: set[int] = set()
+    ref_linked: set[int] = set()
+    for m in result.alignment.matches:
+        hyp_linked.update(range(m.hyp_start, m.hyp_start + m.hyp_len))
+        ref_linked.update(range(m.ref_start, m.ref_start + m.ref_len))
+    hyp_free = [i for i in range(len(hyp)) if i not in hyp_linked]
+    ref_free = [j for j in range(len(ref)) if j not in ref_linked]
+    block = [0.0] * len(STAGE)
+    if not hyp_free or not ref_free:
+        return block
+    matrix = cdist(
+        [hyp[i].casefold() for i in hyp_free],
+        [ref[j].casefold() for j in ref_free],
+        scorer=Indel.normalized_similarity,
+        score_cutoff=cutoff,
+    )
+    for side, tokens, flags, free, best in (
+        (0, hyp, hyp_fw, hyp_free, matrix.max(axis=1)),
+        (1, ref, ref_fw, ref_free, matrix.max(axis=0)),
+    ):
+        for k, weight in zip(free, best, strict=True):
+            if weight > 0:
+                slot = side + (2 if flags[k] else 0)
+                for base in (0, 8):  # plain and similarity-weighted: the same here
+                    block[base + slot] += float(weight)
+                    block[base + 4 + slot] += float(weight) * len(tokens[k])
+    return block
 
 
 def counts(
@@ -435,12 +476,16 @@ def counts(
     fuzzy: dict[str, Any] | None,
     timing: dict[str, list[float]],
     lowercase: bool = True,
+    soft: float | None = None,
 ) -> FloatArray:
     """Counts of every (system, segment): array (systems, segments, columns), cached."""
     from meteorx.scorer import Scorer, paused_gc
 
     config = alignment_config(data.target, fuzzy, lowercase)
-    path = _cache_file(data, "counts", ["counts-1", config])
+    material: list[Any] = ["counts-1", config]
+    if soft is not None:
+        material.append(["soft-1", soft])
+    path = _cache_file(data, "counts", material)
     if path.is_file():
         with np.load(path) as saved:
             array: FloatArray = saved["counts"]
@@ -452,7 +497,8 @@ def counts(
     with paused_gc():
         for hyps in data.hyps:
             for h, r in zip(hyps, data.refs, strict=True):
-                rows.append(segment_counts(scorer.segment(h, r), scorer.function_words, similarity))
+                result = scorer.segment(h, r)
+                rows.append(segment_counts(result, scorer.function_words, similarity, soft))
     label = "align " + "+".join(
         s["name"] if "name" in s else s["matcher"] for s in config["stages"]
     )
@@ -503,10 +549,11 @@ class Mechanism:
     chars: bool  # P and R over characters
     cased: bool = False  # tokens keep case (exact, case, case-stem stages)
     sim_weighted: bool = True
+    soft: bool = False  # a last block: soft credit of unaligned words
 
     @property
-    def alignment(self) -> tuple[bool, bool]:
-        return (self.fuzzy, self.cased)
+    def alignment(self) -> tuple[bool, bool, bool]:
+        return (self.fuzzy, self.cased, self.soft)
 
 
 @dataclass
@@ -846,7 +893,10 @@ MECHANISMS = (
     Mechanism("cased+ch", fuzzy=False, chars=True, cased=True),
     Mechanism("cased+fuzzy+ch", fuzzy=True, chars=True, cased=True),
     Mechanism("cased+fuzzy+ch unweighted", fuzzy=True, chars=True, cased=True, sim_weighted=False),
+    Mechanism("cased+soft+ch", fuzzy=False, chars=True, cased=True, soft=True),
 )
+#: Soft credit: similarities below this count nothing.
+SOFT_CUTOFF = 0.5
 LANGUAGE_GROUPS = ("en", "de", "pt")
 
 
@@ -866,12 +916,15 @@ def evaluate_mechanisms(
     parameters score best on the fold's training sets."""
     keys = list(datasets)
     variants: dict[bool, list[dict[str, Any] | None]] = {False: [None], True: list(fuzzies)}
-    arrays: dict[tuple[str, int, tuple[bool, bool]], FloatArray] = {}
+    arrays: dict[tuple[str, int, tuple[bool, bool, bool]], FloatArray] = {}
     for mech in mechanisms:
         for v, options in enumerate(variants[mech.fuzzy]):
             for key, data in datasets.items():
                 if (key, v, mech.alignment) not in arrays:
-                    arrays[(key, v, mech.alignment)] = counts(data, options, timing, not mech.cased)
+                    soft = SOFT_CUTOFF if mech.soft else None
+                    arrays[(key, v, mech.alignment)] = counts(
+                        data, options, timing, not mech.cased, soft
+                    )
     rows: list[Row] = []
     tuned: dict[str, Any] = {}
     for mech in mechanisms:
@@ -1066,8 +1119,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def write_configs(folder: Path, tuned: dict[str, Any], target: str = "en") -> None:
     """The settings tuned on all sets as YAML, one file per mechanism (for ``target``'s
-    normalisation). Character units and similarity-weighted links are proposals: the
-    keys ``units`` and ``weight_by_similarity`` are not meteorx options yet."""
+    normalisation). Character units, similarity-weighted links and soft credit are
+    proposals: the keys ``units``, ``weight_by_similarity`` and ``soft_credit`` are not
+    meteorx options yet."""
     import yaml
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -1077,7 +1131,10 @@ def write_configs(folder: Path, tuned: dict[str, Any], target: str = "en") -> No
             continue
         config = alignment_config(target, setting["fuzzy"], not mech.cased)
         del config["name"], config["language"]
-        for stage, weight in zip(config["stages"], setting["weights"], strict=True):
+        weights = list(setting["weights"])
+        if mech.soft:
+            config["soft_credit"] = {"weight": weights.pop(), "cutoff": SOFT_CUTOFF}
+        for stage, weight in zip(config["stages"], weights, strict=True):
             stage["weight"] = weight
             if stage["matcher"] == "fuzzy" and mech.sim_weighted:
                 stage["weight_by_similarity"] = True

@@ -39,7 +39,7 @@ from typing import IO, Any, TextIO
 
 from meteorx.errors import InputError, MeteorxError
 from meteorx.inputs import check_length
-from meteorx.parallel import without_detail
+from meteorx.parallel import WorkerDied, WorkerPool, without_detail
 from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
 from meteorx.scoring import Breakdown, compute
 from meteorx.stats import Stats
@@ -384,7 +384,7 @@ def _segment(
 
 
 def _score_chunk(scorer: Scorer, task: tuple[Sequence[Pair], int]) -> list[SegmentResult]:
-    """A worker's task: score a chunk of the stream (see :class:`WorkerPool`)."""
+    """A worker's task: score a chunk of the stream (see :class:`~meteorx.parallel.WorkerPool`)."""
     chunk, cache_limit = task
     return [_segment(scorer, hyp, refs, cache_limit) for hyp, refs in chunk]
 
@@ -405,8 +405,6 @@ def _parallel(
     says how many segments were scored. A worker's error, or bad input, comes in its
     place in the order, after every result before it.
     """
-    from meteorx.parallel import WorkerDied, WorkerPool
-
     iterator = iter(pairs)
     done: dict[int, list[SegmentResult] | BaseException] = {}
     sent = 0  # chunks handed to workers; chunk ids are 0, 1, ...

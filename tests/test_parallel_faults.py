@@ -245,10 +245,11 @@ def test_workers_end_with_the_parent(
     assert started.ended_within(BOUND) == -how  # killed by the signal: 128 + n in a shell
 
 
-def test_ctrl_c_stops_everything(files: tuple[Path, Path], run: object) -> None:
-    started: Run = run(_command(files, 3, True), start_new_session=True)  # type: ignore[operator]
-    started.wait_for_workers(3)
-    assert _until(lambda: len(started.lines()) >= 10, 60)
+@pytest.mark.parametrize("stream", [False, True], ids=["batch", "stream"])
+def test_ctrl_c_stops_everything(files: tuple[Path, Path], run: object, stream: bool) -> None:
+    started: Run = run(_command(files, 3, stream), start_new_session=True)  # type: ignore[operator]
+    started.wait_for_workers(3 if stream else 2)
+    time.sleep(0.3)
     os.killpg(started.process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     assert started.ended_within(BOUND) == 130
     assert "Traceback" not in started.stderr()

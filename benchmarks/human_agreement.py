@@ -909,6 +909,7 @@ def evaluate_mechanisms(
     in_sample: bool,
     timing: dict[str, list[float]],
     schemes: Sequence[str] = ("lo-set", "lo-lang"),
+    soft_cutoff: float = 0.5,
 ) -> tuple[list[Row], dict[str, Any]]:
     """Rows for every mechanism: li's parameters, then tuned leave-one-set-out and
     leave-one-language-out (and, if asked, on all sets: in-sample). A fuzzy mechanism
@@ -921,7 +922,7 @@ def evaluate_mechanisms(
         for v, options in enumerate(variants[mech.fuzzy]):
             for key, data in datasets.items():
                 if (key, v, mech.alignment) not in arrays:
-                    soft = SOFT_CUTOFF if mech.soft else None
+                    soft = soft_cutoff if mech.soft else None
                     arrays[(key, v, mech.alignment)] = counts(
                         data, options, timing, not mech.cased, soft
                     )
@@ -1018,6 +1019,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--schemes", default="lo-set,lo-lang",
                         help="held-out schemes: lo-set (leave one set out), lo-lang "
                         "(leave one target language out)")  # fmt: skip
+    parser.add_argument("--soft-cutoff", type=float, default=SOFT_CUTOFF,
+                        help="soft credit: least similarity that counts")  # fmt: skip
     parser.add_argument("--sys-weight", type=float, default=0.0,
                         help="weight of the mean system r in the tuning objective")  # fmt: skip
     parser.add_argument("--in-sample", action="store_true",
@@ -1083,6 +1086,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         found, tuned = evaluate_mechanisms(
             datasets, measures, wanted, fuzzies, args.sys_weight,
             args.in_sample or bool(args.write_configs), timing, args.schemes.split(","),
+            args.soft_cutoff,
         )  # fmt: skip
         rows.extend(r for r in found if args.in_sample or r.kind != "in-sample")
 
@@ -1113,11 +1117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         args.json.write_text(json.dumps(payload, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.write_configs and tuned:
-        write_configs(args.write_configs, tuned)
+        write_configs(args.write_configs, tuned, soft_cutoff=args.soft_cutoff)
     return 0
 
 
-def write_configs(folder: Path, tuned: dict[str, Any], target: str = "en") -> None:
+def write_configs(
+    folder: Path, tuned: dict[str, Any], target: str = "en", soft_cutoff: float = 0.5
+) -> None:
     """The settings tuned on all sets as YAML, one file per mechanism (for ``target``'s
     normalisation). Character units, similarity-weighted links and soft credit are
     proposals: the keys ``units``, ``weight_by_similarity`` and ``soft_credit`` are not
@@ -1133,7 +1139,7 @@ def write_configs(folder: Path, tuned: dict[str, Any], target: str = "en") -> No
         del config["name"], config["language"]
         weights = list(setting["weights"])
         if mech.soft:
-            config["soft_credit"] = {"weight": weights.pop(), "cutoff": SOFT_CUTOFF}
+            config["soft_credit"] = {"weight": weights.pop(), "cutoff": soft_cutoff}
         for stage, weight in zip(config["stages"], weights, strict=True):
             stage["weight"] = weight
             if stage["matcher"] == "fuzzy" and mech.sim_weighted:

@@ -23,13 +23,11 @@ import os
 import pickle
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from itertools import chain, repeat
 from multiprocessing.connection import Connection, wait
 from operator import attrgetter
-from queue import SimpleQueue
 from typing import Any, Protocol
 
 from meteorx.config import MeteorConfig
@@ -414,6 +412,11 @@ _START_METHOD: str | None = "fork" if "fork" in multiprocessing.get_all_start_me
 #: for this process (busy scoring its own chunk, or writing output) to send more.
 _DEPTH = 2
 
+#: What a pipe holds, asked of the system where it can grow (Linux: up to 1 MiB for
+#: an ordinary user), so that a worker's results seldom wait for this process to read.
+_PIPE_SIZE = 1 << 20
+_DEFAULT_PIPE_SIZE = 1 << 16
+
 #: The chunks a forked worker inherited (batch scoring): tasks then name a chunk by
 #: its position. Set in the worker only.
 _INHERITED_CHUNKS: Sequence[Sequence[Pair]] | None = None
@@ -435,11 +438,11 @@ class WorkerPool:
     are listed in :attr:`lost`.
 
     Workers end with this process: on Linux the kernel kills them when the thread
-    that started them ends (``PR_SET_PDEATHSIG``), and everywhere they leave as soon
-    as their task pipe ends, which a thread of theirs reads all the time. They ignore
-    Ctrl-C (this process stops them) and leave with ``os._exit``, running nothing
-    inherited from this process (atexit handlers, flushing buffered output). Leaving
-    the ``with`` block stops them all.
+    that started them ends (``PR_SET_PDEATHSIG``), and everywhere they leave at the
+    end of their task pipe, or when a result cannot be written (after the task at
+    hand). They ignore Ctrl-C (this process stops them) and leave with ``os._exit``,
+    running nothing inherited from this process (atexit handlers, flushing buffered
+    output). Leaving the ``with`` block stops them all.
     """
 
     def __init__(
@@ -456,6 +459,9 @@ class WorkerPool:
         # this process's ends: task writers and result readers
         self._tasks: list[Connection] = [task_w for (_, task_w), _ in pipes]
         self._results: list[Connection] = [result_r for _, (result_r, _) in pipes]
+        for connection in self._results:
+            _widen(connection)
+        self._room = [_widen(connection) for connection in self._tasks]
         mine = [*self._tasks, *self._results]
         self._processes: list[Any] = []
         parent = os.getpid()
@@ -476,22 +482,31 @@ class WorkerPool:
                 task_r.close()
                 result_w.close()
 
-    def can_take(self, k: int) -> bool:
-        """Whether worker ``k`` is alive and holds fewer than :data:`_DEPTH` tasks."""
-        return self._alive[k] and self.failure is None and len(self._held[k]) < _DEPTH
+    def can_take(self, k: int, size: int = 0) -> bool:
+        """Whether worker ``k`` takes a task of ``size`` bytes now.
+
+        A worker holds up to :data:`_DEPTH` tasks, but a task larger than a quarter
+        of its pipe only when it holds none: it then is, or soon will be, reading, so
+        writing the task cannot wait on a worker that waits for this process to read
+        its result (and two small tasks always fit in the pipe).
+        """
+        if not self._alive[k] or self.failure is not None:
+            return False
+        held = len(self._held[k])
+        return held == 0 or (held < _DEPTH and size <= self._room[k] // 4)
 
     def send(
         self, task_id: int, function: TaskFunction, payload: Any, detail: bool, k: int | None = None
     ) -> bool:
         """Have worker ``k`` (or else the least busy one) run ``function(scorer, payload)``;
         its results come back from :meth:`collect` with ``task_id``. False if no worker
-        can take a task now."""
-        able = [j for j in (range(self.size) if k is None else (k,)) if self.can_take(j)]
+        can take the task now."""
+        data = pickle.dumps((task_id, function, payload, detail), pickle.HIGHEST_PROTOCOL)
+        able = [j for j in (range(self.size) if k is None else (k,)) if self.can_take(j, len(data))]
         if not able:
             return False
         k = min(able, key=lambda j: len(self._held[j]))
         self._held[k].add(task_id)
-        data = pickle.dumps((task_id, function, payload, detail), pickle.HIGHEST_PROTOCOL)
         # If the worker is gone, collect() reads what it left and says how it ended.
         with suppress(OSError):
             self._tasks[k].send_bytes(data)
@@ -588,14 +603,7 @@ def _worker(  # pragma: no cover - runs in the worker process
     inherited: list[Connection],
 ) -> None:
     """A worker's life: score each task it is sent, send back the results (or the
-    error raised), until its task pipe ends (see :class:`WorkerPool`).
-
-    Two threads move the bytes: one reads the task pipe all the time, and its end
-    ends this process at once (the parent closed it: all results are in; or the
-    parent went away); the other writes the results, so scoring goes on while the
-    parent, busy with its own chunk, has not yet read a result larger than the pipe
-    holds. Neither side ever waits for the other to read.
-    """
+    error raised), until its task pipe ends (see :class:`WorkerPool`)."""
     global _INHERITED_CHUNKS
     for connection in inherited:  # the parent's ends and other workers': not ours
         connection.close()
@@ -603,25 +611,6 @@ def _worker(  # pragma: no cover - runs in the worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # whatever handler the parent set
     _INHERITED_CHUNKS = chunks
-    received: SimpleQueue[bytes] = SimpleQueue()
-    replies: SimpleQueue[tuple[int, Encoded | None, bytes | None]] = SimpleQueue()
-
-    def read() -> None:
-        while True:
-            try:
-                received.put(tasks.recv_bytes())
-            except (EOFError, OSError):
-                os._exit(0)
-
-    def write() -> None:
-        while True:
-            try:
-                results.send(replies.get())
-            except OSError:  # nobody reads: the parent went away
-                os._exit(0)
-
-    threading.Thread(target=read, daemon=True).start()
-    threading.Thread(target=write, daemon=True).start()
     scorer: Scorer | None = None
     failed: BaseException | None = None
     try:
@@ -632,15 +621,36 @@ def _worker(  # pragma: no cover - runs in the worker process
     except BaseException as error:  # reported with every task
         failed = error
     while True:
-        task_id, function, payload, detail = pickle.loads(received.get())
+        try:
+            task_id, function, payload, detail = pickle.loads(tasks.recv_bytes())
+        except (EOFError, OSError):  # the parent closed the pipe (all is done) or died
+            os._exit(0)
         try:
             if failed is not None:
                 raise failed
             assert scorer is not None
             with paused_gc():
-                replies.put((task_id, encode(function(scorer, payload), detail), None))
+                reply: tuple[int, Encoded | None, bytes | None] = (
+                    task_id, encode(function(scorer, payload), detail), None
+                )  # fmt: skip
         except BaseException as error:
-            replies.put((task_id, None, _portable(error)))
+            reply = (task_id, None, _portable(error))
+        try:
+            results.send(reply)
+        except OSError:  # nobody reads: the parent died
+            os._exit(0)
+
+
+def _widen(connection: Connection) -> int:
+    """Have a pipe hold :data:`_PIPE_SIZE` bytes where the system allows; what it holds."""
+    try:
+        import fcntl
+
+        with suppress(OSError):  # over the user's quota: keep the size it has
+            fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+        return int(fcntl.fcntl(connection.fileno(), fcntl.F_GETPIPE_SZ))
+    except (ImportError, AttributeError, OSError):  # not Linux
+        return _DEFAULT_PIPE_SIZE
 
 
 def _exit_with_parent(parent: int) -> None:  # pragma: no cover - in the worker

@@ -355,11 +355,18 @@ def test_unpicklable_worker_errors_still_reach_the_caller(
         score_pairs(scorer, _pairs(2000), jobs=2)
 
 
-def test_tasks_and_results_larger_than_a_pipe_do_not_block() -> None:
-    """Chunks and results of hundreds of kB (long lines, full results): this process
-    and a worker never wait on each other's full pipes."""
+@pytest.mark.parametrize("pipe_size", [None, 4096])
+def test_tasks_and_results_larger_than_a_pipe_do_not_block(
+    monkeypatch: pytest.MonkeyPatch, pipe_size: int | None
+) -> None:
+    """Chunks and results of hundreds of kB (long lines, full results), also through
+    pipes of one page: this process and a worker never wait on each other's full
+    pipes."""
+    from meteorx import parallel
     from meteorx.streaming import score_stream
 
+    if pipe_size is not None:
+        monkeypatch.setattr(parallel, "_PIPE_SIZE", pipe_size)
     scorer = Scorer("li", language="en")
     rng = random.Random(8)
     words = [f"w{i}" for i in range(300)]

@@ -413,7 +413,8 @@ _START_METHOD: str | None = "fork" if "fork" in multiprocessing.get_all_start_me
 _DEPTH = 2
 
 #: What a pipe holds, asked of the system where it can grow (Linux: up to 1 MiB for
-#: an ordinary user), so that a worker's results seldom wait for this process to read.
+#: an ordinary user), so that a worker's results seldom wait for this process to read;
+#: where the size cannot be asked, pipes are taken to hold the usual 64 KiB.
 _PIPE_SIZE = 1 << 20
 _DEFAULT_PIPE_SIZE = 1 << 16
 

@@ -31,6 +31,7 @@ import importlib.metadata
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -133,27 +134,27 @@ class FlatDictionary(Mapping[str, str]):
         self._n = len(self._value_ids)
 
     @staticmethod
-    def compile(items: Iterable[tuple[str, str]]) -> tuple[bytes, bytes, bytes, bytes, bytes]:
-        """The state (five byte strings) of a table holding ``items``."""
-        pairs = sorted((k.encode("utf-8"), v) for k, v in items)
-        lemma_ids: dict[str, int] = {}
+    def compile(
+        items: Iterable[tuple[str, str]] | Mapping[bytes, bytes],
+    ) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+        """The state (five byte strings) of a table holding ``items``: (key, lemma) pairs,
+        or a ``bytes -> bytes`` mapping of UTF-8 keys to UTF-8 lemmas (no decoding)."""
+        if isinstance(items, Mapping):
+            raw = items
+        else:
+            raw = {k.encode("utf-8", "surrogatepass"): v.encode("utf-8") for k, v in items}
+        sorted_keys = sorted(raw)
         key_offsets = array("Q", [0])
-        value_ids = array("Q")
-        keys = bytearray()
-        for key, value in pairs:
-            keys += key
-            key_offsets.append(len(keys))
-            value_ids.append(lemma_ids.setdefault(value, len(lemma_ids)))
+        key_offsets.extend(accumulate(map(len, sorted_keys)))
+        lemma_ids: dict[bytes, int] = {}
+        value_ids = array("Q", [lemma_ids.setdefault(raw[k], len(lemma_ids)) for k in sorted_keys])
         lemma_offsets = array("Q", [0])
-        lemmas = bytearray()
-        for lemma in lemma_ids:  # insertion order = id order
-            lemmas += lemma.encode("utf-8")
-            lemma_offsets.append(len(lemmas))
+        lemma_offsets.extend(accumulate(map(len, lemma_ids)))  # insertion order = id order
         return (
-            bytes(keys),
+            b"".join(sorted_keys),
             key_offsets.tobytes(),
             value_ids.tobytes(),
-            bytes(lemmas),
+            b"".join(lemma_ids),
             lemma_offsets.tobytes(),
         )
 
@@ -215,7 +216,13 @@ def _build_record(code: str) -> Record:
 
     # A private factory, so the decoded dictionary is freed once compiled.
     mapping = DefaultDictionaryFactory(cache_max_size=1).get_dictionary(code)
-    state = FlatDictionary.compile(mapping.items())
+    # simplemma keeps UTF-8 bytes behind its str mapping: compiling from them skips
+    # decoding and re-encoding millions of entries (Swahili: 4.9M, 15 s -> a few s).
+    raw = getattr(mapping, "_dict", None)
+    if isinstance(raw, dict) and all(isinstance(x, bytes) for x in next(iter(raw.items()), ())):
+        state = FlatDictionary.compile(raw)
+    else:
+        state = FlatDictionary.compile(mapping.items())
     return Record(sections=dict(zip(_SECTIONS, state, strict=True)))
 
 

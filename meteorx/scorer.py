@@ -331,7 +331,35 @@ class Scorer:
 
     def _prepare(self, tokens: tuple[str, ...], may_reset: bool = False) -> list[Any]:
         """Every stage's prepared form of a sentence; with the key-stage pass, key stages
-        get None and the last element holds the word ids."""
+        get None and the last element holds the word ids. A matcher whose ``prepare``
+        raises is a PluginError naming it."""
+        try:
+            return self._prepare_unchecked(tokens, may_reset)
+        except MeteorxError:
+            raise
+        except Exception as error:
+            raise self._prepare_error(tokens, error) from error
+
+    def _prepare_all(self, tokens: tuple[str, ...]) -> list[Any]:
+        """Every matcher's ``prepare(tokens)`` (a matcher that raises: PluginError)."""
+        try:
+            return [m.prepare(tokens) for m in self.matchers]
+        except MeteorxError:
+            raise
+        except Exception as error:
+            raise self._prepare_error(tokens, error) from error
+
+    def _prepare_error(self, tokens: tuple[str, ...], error: Exception) -> PluginError:
+        """The PluginError for a failed ``prepare``: the first matcher that raises on
+        ``tokens`` (the error itself if none does again)."""
+        for stage, matcher in enumerate(self.matchers):
+            try:
+                matcher.prepare(tokens)
+            except Exception as again:
+                return self._plugin_error(stage, "prepare", _describe(again))
+        return PluginError(f"preparing a sentence for matching failed: {_describe(error)}")
+
+    def _prepare_unchecked(self, tokens: tuple[str, ...], may_reset: bool) -> list[Any]:
         plans = self._plans
         if plans is None:
             return [None if p is None else p(tokens) for p in self._preparers]
@@ -372,8 +400,8 @@ class Scorer:
         )
         if alignment is None:
             if None in self._preparers:  # the aligner declined: prepare what it skipped
-                hyp_prepared = [m.prepare(hyp) for m in self.matchers]
-                ref_prepared = [m.prepare(ref) for m in self.matchers]
+                hyp_prepared = self._prepare_all(hyp)
+                ref_prepared = self._prepare_all(ref)
             alignment = self._align(hyp, hyp_prepared, ref, ref_prepared, n_stages)
         if not self._trust_aligner:
             self._check_alignment(alignment, len(hyp), len(ref))

@@ -143,6 +143,34 @@ def test_raising_matcher_is_a_plugin_error(engine: str) -> None:
         scorer.segment("a b", "a b")
 
 
+@pytest.mark.parametrize("aligner", ["meteor-1.5", "optimal"])
+def test_matcher_whose_prepare_raises_is_a_plugin_error(engine: str, aligner: str) -> None:
+    class RaisingPrepare(Matcher):
+        name = "raising-prepare"
+
+        def prepare(self, tokens: Any) -> Any:
+            raise ValueError("cannot prepare")
+
+        def candidates(self, hyp: Any, ref: Any) -> Any:
+            return []
+
+    registry = get_registry()
+    registry.matchers["raising-prepare"] = RaisingPrepare
+    registry.owners["matcher:raising-prepare"] = "prep-plugin"
+    config = {
+        "extends": "li",
+        "language": "en",
+        "aligner": aligner,
+        "stages": [{"matcher": "exact"}, {"matcher": "raising-prepare"}],
+    }
+    scorer = Scorer(config, registry=registry)
+    with pytest.raises(PluginError) as caught:
+        scorer.segment("a b", "a c")
+    message = str(caught.value)
+    assert "matcher 'raising-prepare' (plugin 'prep-plugin', stage 2" in message
+    assert "prepare" in message and "cannot prepare" in message
+
+
 @pytest.mark.parametrize("output", [None, [1, 2], ["a", None], 7])
 def test_tokenizer_returning_non_strings_is_a_plugin_error(engine: str, output: Any) -> None:
     registry = get_registry()

@@ -22,7 +22,7 @@ def _links(matcher: object, hyp: str, ref: str) -> list[tuple[int, int, int, int
 @pytest.mark.parametrize("measure", ["indel", "levenshtein", "prefix"])
 def test_fuzzy_links_near_misses_in_reference_then_hypothesis_order(measure: str) -> None:
     if measure != "prefix":
-        pytest.importorskip("rapidfuzz", reason="rapidfuzz is not installed (pip install rapidfuzz)")
+        pytest.importorskip("rapidfuzz", reason="needs rapidfuzz (pip install rapidfuzz)")
     matcher = _fuzzy(threshold=0.6, measure=measure)
     # colour~color (indel .91, levenshtein .83, prefix .67), houses~housing (indel .62,
     # levenshtein .57, prefix .57); identical words and short words never link.
@@ -32,7 +32,7 @@ def test_fuzzy_links_near_misses_in_reference_then_hypothesis_order(measure: str
 
 
 def test_fuzzy_similarity_and_threshold() -> None:
-    pytest.importorskip("rapidfuzz", reason="rapidfuzz is not installed (pip install rapidfuzz)")
+    pytest.importorskip("rapidfuzz", reason="needs rapidfuzz (pip install rapidfuzz)")
     matcher = _fuzzy(threshold=0.9)
     assert matcher.similarity("colour", "color") == pytest.approx(10 / 11)
     assert _links(matcher, "colour", "color") == [(0, 1, 0, 1)]
@@ -41,7 +41,7 @@ def test_fuzzy_similarity_and_threshold() -> None:
 
 
 def test_fuzzy_ignore_case_leaves_case_variants_to_the_case_stage() -> None:
-    pytest.importorskip("rapidfuzz", reason="rapidfuzz is not installed (pip install rapidfuzz)")
+    pytest.importorskip("rapidfuzz", reason="needs rapidfuzz (pip install rapidfuzz)")
     matcher = _fuzzy(threshold=0.8, ignore_case=True)
     assert _links(matcher, "Colour House", "color house") == [(0, 1, 0, 1)]
     assert matcher.similarity("Colour", "COLOR") == pytest.approx(10 / 11)

@@ -95,6 +95,14 @@ INSTALL_HINT = (
     "database folder"
 )
 
+#: The hint when the lookup needs parts of speech (``morphy``), which the jar's copy lacks.
+FULL_DATABASE_HINT = (
+    "the 'morphy' lookup (meteor-2005, nltk) needs a full WordNet 3.0 database with parts "
+    "of speech, which the Meteor 1.5 jar's copy does not have; install one with "
+    "'python -m nltk.downloader wordnet' (or 'apt-get install wordnet-base'), or set "
+    "METEORX_WORDNET to a WordNet 3.0 database folder"
+)
+
 #: WordNet's parts of speech, in the order their index is encoded in synset ids.
 POS_TAGS: tuple[str, ...] = ("n", "v", "a", "r")
 _POS_NAMES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
@@ -464,7 +472,7 @@ def find_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = 
         explicit=path,
         env_var=WORDNET_ENV,
         search=search,
-        hint=INSTALL_HINT,
+        hint=FULL_DATABASE_HINT if jar == "never" else INSTALL_HINT,
     )
     root = _database_root(located.path)
     assert root is not None

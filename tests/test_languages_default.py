@@ -300,6 +300,22 @@ def test_wordnet_from_the_jar(monkeypatch: pytest.MonkeyPatch) -> None:
     assert wn.synonym_set("cars") & wn.synonym_set("automobile")
 
 
+def test_morphy_without_a_full_wordnet_says_the_jar_copy_is_not_enough(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """meteor-2005 and nltk need parts of speech: the message must not send the user to
+    pycocoevalcap, which is installed and whose WordNet copy has none."""
+    from meteorx_plugins import wordnet
+
+    monkeypatch.delenv(wordnet.WORDNET_ENV, raising=False)
+    monkeypatch.setattr(wordnet, "search_list", lambda: [])
+    with pytest.raises(ResourceError) as caught:
+        wordnet.find_wordnet(jar="never")
+    message = str(caught.value)
+    assert "'morphy' lookup" in message and "nltk.downloader wordnet" in message
+    assert "pip install pycocoevalcap" not in message
+
+
 # -- meteorx languages -------------------------------------------------------------------
 
 

@@ -219,22 +219,21 @@ def _precision(text: str) -> int:
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+    return _whole_number(text, 0, "must be 0 or more")
 
 
 def positive_int(text: str) -> int:
+    return _whole_number(text, 1, "must be at least 1")
+
+
+def _whole_number(text: str, minimum: int, wording: str) -> int:
+    """``text`` as an int of at least ``minimum``; else argparse's error, ``wording``."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{wording}, got {value}")
     return value
 
 

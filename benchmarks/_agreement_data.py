@@ -28,7 +28,7 @@ import csv
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +40,46 @@ DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+
+
+class Skip(Exception):
+    """A metric that cannot run here (the message says why)."""
+
+
+def tok13a() -> Callable[[str], str]:
+    """sacreBLEU's 13a tokenizer, the tokenisation the anchors score on."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    tokenizer: Callable[[str], str] = Tokenizer13a()  # type: ignore[no-untyped-call]
+    return tokenizer
+
+
+def nltk_sentence_scores(
+    refs: Sequence[str], systems: Sequence[Sequence[str]]
+) -> list[list[float]]:
+    """NLTK's ``meteor_score`` of each system's lines against ``refs``, on 13a tokens
+    (NLTK's WordNet built from a system WordNet when NLTK has none); Skip if impossible."""
+    try:
+        from nltk.corpus import wordnet
+        from nltk.translate.meteor_score import meteor_score
+    except ImportError as error:
+        raise Skip(f"NLTK is not installed ({error})") from None
+    try:
+        wordnet.ensure_loaded()
+    except LookupError:
+        try:
+            from meteorx.compat.nltk import build_nltk_data
+
+            build_nltk_data()
+            wordnet.ensure_loaded()
+        except Exception as error:
+            raise Skip(f"no WordNet for NLTK: {type(error).__name__}: {error}") from None
+    tok = tok13a()
+    ref_tokens = [tok(r).split() for r in refs]
+    return [
+        [meteor_score([r], tok(h).split()) for h, r in zip(hyps, ref_tokens, strict=True)]
+        for hyps in systems
+    ]
 
 
 @dataclass

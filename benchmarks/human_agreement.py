@@ -147,18 +147,10 @@ def cached_scores(
     return result
 
 
-class Skip(Exception):
-    """A metric that cannot run here (the message says why)."""
+Skip = D.Skip
 
 
 # -- anchors ------------------------------------------------------------------------------
-
-
-def _tok13a() -> Callable[[str], str]:
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-
-    tokenizer: Callable[[str], str] = Tokenizer13a()  # type: ignore[no-untyped-call]
-    return tokenizer
 
 
 def chrf(data: D.DevSet) -> Scores:
@@ -181,30 +173,7 @@ def bleu(data: D.DevSet) -> Scores:
 
 def nltk_meteor(data: D.DevSet) -> Scores:
     """NLTK's meteor_score on 13a tokens; NLTK has no corpus score: the mean."""
-    try:
-        from nltk.corpus import wordnet
-        from nltk.translate.meteor_score import meteor_score
-    except ImportError as error:
-        raise Skip(f"NLTK is not installed ({error})") from None
-    try:
-        wordnet.ensure_loaded()
-    except LookupError:
-        try:
-            from meteorx.compat.nltk import build_nltk_data
-
-            build_nltk_data()
-            wordnet.ensure_loaded()
-        except Exception as error:
-            raise Skip(f"no WordNet for NLTK: {type(error).__name__}: {error}") from None
-    tok = _tok13a()
-    refs = [tok(r).split() for r in data.refs]
-    seg = np.asarray(
-        [
-            [meteor_score([r], tok(h).split()) for h, r in zip(hyps, refs, strict=True)]
-            for hyps in data.hyps
-        ],
-        dtype=np.float64,
-    )
+    seg = np.asarray(D.nltk_sentence_scores(data.refs, data.hyps), dtype=np.float64)
     return Scores(seg, seg.mean(axis=1))
 
 
@@ -224,7 +193,7 @@ def jar(data: D.DevSet) -> Scores:
     if reason:
         raise Skip(reason)
     args, tokenize = jar_mode(data.target)
-    tok = _tok13a() if tokenize else (lambda s: s)
+    tok = D.tok13a() if tokenize else (lambda s: s)
 
     def clean(line: str) -> str:  # Java splits lines on \r too
         return tok(line.replace("\r", " "))

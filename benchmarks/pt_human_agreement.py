@@ -49,6 +49,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from benchmarks import _agreement_data as agreement  # noqa: E402
+
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
 DATASETS = ("wmt22_chat_en-ptbr_mqm", "lalic_fapesp_en-ptbr_errors")
 #: Values measured before this benchmark existed (for comparison in the output).
@@ -139,9 +141,7 @@ def pearson(scores: Mapping[str, Sequence[float]], data: Dataset) -> float:
 # -- metrics -------------------------------------------------------------------------------
 
 
-class Skip(Exception):
-    """A metric that cannot run here (the message says why)."""
-
+Skip = agreement.Skip
 
 Metric = Callable[[Dataset], dict[str, list[float]]]
 
@@ -173,20 +173,13 @@ def meteorx_metric(config: str, timing: Timing) -> Metric:
     return run
 
 
-def _tok13a() -> Callable[[str], str]:
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-
-    tokenizer: Callable[[str], str] = Tokenizer13a()  # type: ignore[no-untyped-call]
-    return tokenizer
-
-
 def jar_metric(data: Dataset) -> dict[str, list[float]]:
     from tests.oracle import jar as oracle
 
     reason = oracle.unavailable_reason()
     if reason:
         raise Skip(reason)
-    tok = _tok13a()
+    tok = agreement.tok13a()
     out: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         ref_path = Path(tmp) / "ref.txt"
@@ -202,27 +195,9 @@ def jar_metric(data: Dataset) -> dict[str, list[float]]:
 
 
 def nltk_metric(data: Dataset) -> dict[str, list[float]]:
-    try:
-        from nltk.corpus import wordnet
-        from nltk.translate.meteor_score import meteor_score
-    except ImportError as error:  # pragma: no cover
-        raise Skip(f"NLTK is not installed ({error})") from None
-    try:
-        wordnet.ensure_loaded()
-    except LookupError:
-        try:
-            from meteorx.compat.nltk import build_nltk_data
-
-            build_nltk_data()
-            wordnet.ensure_loaded()
-        except Exception as error:
-            raise Skip(f"no WordNet for NLTK: {type(error).__name__}: {error}") from None
-    tok = _tok13a()
-    refs = [tok(r).split() for r in data.refs]
-    return {
-        system: [meteor_score([r], tok(h).split()) for h, r in zip(hyps, refs, strict=True)]
-        for system, hyps in data.systems.items()
-    }
+    systems = list(data.systems)
+    scores = agreement.nltk_sentence_scores(data.refs, [data.systems[s] for s in systems])
+    return dict(zip(systems, scores, strict=True))
 
 
 def chrf_metric(data: Dataset) -> dict[str, list[float]]:

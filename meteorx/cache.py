@@ -66,6 +66,7 @@ __all__ = [
     "Writer",
     "cache_dir",
     "cached",
+    "load",
     "parse",
     "read",
     "read_private",
@@ -362,6 +363,24 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def load(target: Path, kind: str, source: str, decode: Callable[[CacheFile], _T]) -> _T | None:
+    """``decode`` of the verified cache file ``target``, or ``None`` if there is none or
+    it cannot be used: unreadable, not verifying (:func:`read`) or rejected by ``decode``
+    (one warning; the caller rebuilds it)."""
+    try:
+        with _gc_paused():
+            return decode(read(target, kind, source))
+    except FileNotFoundError:
+        pass
+    except CacheError as error:
+        warn_once(target, str(error))
+    except OSError as error:
+        warn_once(target, f"cannot be read ({error.strerror or error})")
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as error:
+        warn_once(target, f"cannot be decoded ({type(error).__name__})")
+    return None
+
+
 def _safe_name(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
 
@@ -387,24 +406,9 @@ def cached(
     folder = cache_dir(_safe_name(kind))
     target = folder / f"{_safe_name(source)}{_SUFFIX}" if folder is not None else None
     if target is not None:
-        try:
-            with _gc_paused():
-                return decode(read(target, kind, source).record()), target, True
-        except FileNotFoundError:
-            pass
-        except CacheError as error:
-            warn_once(target, str(error))
-        except OSError as error:
-            warn_once(target, f"cannot be read ({error.strerror or error})")
-        except (
-            ValueError,
-            TypeError,
-            KeyError,
-            IndexError,
-            AttributeError,
-            OverflowError,
-        ) as error:
-            warn_once(target, f"cannot be decoded ({type(error).__name__})")
+        value = load(target, kind, source, lambda file: decode(file.record()))
+        if value is not None:
+            return value, target, True
     record = build()
     with _gc_paused():
         value = decode(record)

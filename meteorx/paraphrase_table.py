@@ -79,10 +79,10 @@ from meteorx.cache import (
     CacheFile,
     Writer,
     cache_dir,
+    load,
     parse,
     read,
     replacing,
-    warn_once,
 )
 from meteorx.errors import ResourceError
 
@@ -1065,16 +1065,11 @@ def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
     folder = cache_dir(_CACHE_KIND) if use_cache else None
     target = folder / f"{key}.mxc" if folder is not None else None
     if target is not None:
-        try:
-            return _table(read(target, _CACHE_KIND, key), source, target, True, started)
-        except FileNotFoundError:
-            pass
-        except CacheError as error:
-            warn_once(target, str(error))
-        except OSError as error:
-            warn_once(target, f"cannot be read ({error.strerror or error})")
-        except (ValueError, KeyError, TypeError) as error:
-            warn_once(target, f"cannot be decoded ({type(error).__name__})")
+        table = load(
+            target, _CACHE_KIND, key, lambda file: _table(file, source, target, True, started)
+        )
+        if table is not None:
+            return table
         try:
             with replacing(target) as handle:
                 compile_table(source, handle, key)

@@ -28,6 +28,11 @@ class OutputError(MeteorxError):
     """An output file or standard output cannot be written."""
 
 
+def output_error(path: object, error: OSError) -> OutputError:
+    """The one-line error for a failed write to ``path``."""
+    return OutputError(f"cannot write {path}: {error.strerror or error}")
+
+
 class ResourceError(MeteorxError):
     """A resource (word list, synonym table, paraphrase table) is missing or corrupt."""
 

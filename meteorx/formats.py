@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from meteorx.errors import InputError, OutputError
+from meteorx.errors import InputError, output_error
 from meteorx.inputs import (
     MAX_SEGMENT_CHARS,
     check_length,
@@ -790,7 +790,7 @@ def write_scr(report: Report, prefix: str) -> list[Path]:
         try:
             path.write_text("".join(lines), encoding="utf-8")
         except OSError as error:
-            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+            raise output_error(path, error) from None
     return [path for path, _ in outputs]
 
 

@@ -263,18 +263,14 @@ def check_writable(*paths: str | None) -> None:
 
 def open_output(path: str) -> Any:
     """``open(path, "w")`` (UTF-8) with a failure as an :class:`OutputError`; writes to
-    the handle that fail (disk full) are turned into one too by :func:`output_error`."""
+    the handle that fail (disk full) are turned into one too by
+    :func:`meteorx.errors.output_error`."""
+    from meteorx.errors import output_error
+
     try:
         return open(path, "w", encoding="utf-8")
     except OSError as error:
         raise output_error(path, error) from None
-
-
-def output_error(path: str, error: OSError) -> Exception:
-    """The one-line error for a failed write to ``path``."""
-    from meteorx.errors import OutputError
-
-    return OutputError(f"cannot write {path}: {error.strerror or error}")
 
 
 class ClosedStdout(io.TextIOBase):

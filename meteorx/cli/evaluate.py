@@ -167,7 +167,8 @@ def write_report(report: Report, args: argparse.Namespace) -> None:
         if stats_out == "-":
             formats.write_stats(report, out)
             return
-        from meteorx.cli.common import open_output, output_error
+        from meteorx.cli.common import open_output
+        from meteorx.errors import output_error
 
         try:
             with open_output(stats_out) as handle:

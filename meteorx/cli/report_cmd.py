@@ -55,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from meteorx import significance as sig
-    from meteorx.cli.common import check_writable, config_from_args, output_error
+    from meteorx.cli.common import check_writable, config_from_args
     from meteorx.cli.evaluate import extend_signature, score_testset
+    from meteorx.errors import output_error
     from meteorx.formats import read_input
     from meteorx.report import SystemSummary, render_report
     from meteorx.scorer import Scorer

@@ -113,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
 
     from meteorx import __version__
     from meteorx import tune as T
-    from meteorx.cli.common import check_writable, config_from_args, output_error
-    from meteorx.errors import InputError
+    from meteorx.cli.common import check_writable, config_from_args
+    from meteorx.errors import InputError, output_error
 
     check_writable(args.output)
     if not math.isfinite(args.darr_threshold) or args.darr_threshold < 0:

@@ -67,6 +67,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks import _agreement_data as D  # noqa: E402
+from meteorx.tune import Setting  # noqa: E402
 
 FloatArray = D.FloatArray
 CACHE = Path(
@@ -482,26 +483,18 @@ def counts(
     return array
 
 
-@dataclass(frozen=True)
-class Setting:
-    """α β γ δ and stage weights (exact's is 1)."""
+def with_value(setting: Setting, name: str, value: float) -> Setting:
+    """``setting`` with one parameter (alpha…delta, or ``wK``: stage K's weight) changed."""
+    if name.startswith("w"):
+        k = int(name[1:])
+        weights = tuple(value if i == k else w for i, w in enumerate(setting.weights))
+        return dataclasses.replace(setting, weights=weights)
+    return dataclasses.replace(setting, **{name: value})
 
-    alpha: float
-    beta: float
-    gamma: float
-    delta: float
-    weights: tuple[float, ...]
 
-    def replace(self, name: str, value: float) -> Setting:
-        if name.startswith("w"):
-            k = int(name[1:])
-            weights = tuple(value if i == k else w for i, w in enumerate(self.weights))
-            return dataclasses.replace(self, weights=weights)
-        return dataclasses.replace(self, **{name: value})
-
-    def text(self) -> str:
-        ws = "/".join(f"{w:g}" for w in self.weights)
-        return f"α={self.alpha:g} β={self.beta:g} γ={self.gamma:g} δ={self.delta:g} w={ws}"
+def setting_text(s: Setting) -> str:
+    ws = "/".join(f"{w:g}" for w in s.weights)
+    return f"α={s.alpha:g} β={s.beta:g} γ={s.gamma:g} δ={s.delta:g} w={ws}"
 
 
 def li_setting(n_stages: int) -> Setting:
@@ -723,7 +716,7 @@ def tune(
             improved = False
             for name in names:
                 for v in GRID["w" if name.startswith("w") else name]:
-                    candidate = current.replace(name, v)
+                    candidate = with_value(current, name, v)
                     if candidate == current:
                         continue
                     cv = pool.objective(candidate)
@@ -932,7 +925,7 @@ def evaluate_mechanisms(
             v: int, setting: Setting, mech: Mechanism = mech, options: Any = options_list
         ) -> str:
             fuzzy = f" fuzzy {json.dumps(options[v])}" if mech.fuzzy else ""
-            return setting.text() + fuzzy
+            return setting_text(setting) + fuzzy
 
         for scheme in schemes:
             row = Row(f"{mech.name} tuned {scheme}", "held-out")

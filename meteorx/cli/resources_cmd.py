@@ -268,7 +268,7 @@ def install_resource(
                 f"{name} is already installed at {target} with SHA-256 "
                 f"{previous.get('sha256')}; pass --force to replace it"
             )
-        os.replace(staged, _entry(folder, spec.filename))
+        os.replace(staged, target)
         licence_copied = False
         if kind == "file":
             licence = Path(origin).parent / "LICENSE"

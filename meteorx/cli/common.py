@@ -8,7 +8,7 @@ import errno
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from meteorx.config import MeteorConfig
@@ -259,18 +259,6 @@ def check_writable(*paths: str | None) -> None:
                 raise OutputError(f"cannot write {path}: permission denied")
         elif not os.access(folder, os.W_OK):
             raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
-
-
-def open_output(path: str) -> Any:
-    """``open(path, "w")`` (UTF-8) with a failure as an :class:`OutputError`; writes to
-    the handle that fail (disk full) are turned into one too by
-    :func:`meteorx.errors.output_error`."""
-    from meteorx.errors import output_error
-
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as error:
-        raise output_error(path, error) from None
 
 
 class ClosedStdout(io.TextIOBase):

@@ -167,13 +167,12 @@ def write_report(report: Report, args: argparse.Namespace) -> None:
         if stats_out == "-":
             formats.write_stats(report, out)
             return
-        from meteorx.cli.common import open_output
         from meteorx.errors import output_error
 
         try:
-            with open_output(stats_out) as handle:
+            with open(stats_out, "w", encoding="utf-8") as handle:
                 formats.write_stats(report, handle)
-        except OSError as error:  # e.g. the disk filled up while writing
+        except OSError as error:  # cannot create it, or the disk filled up while writing
             raise output_error(stats_out, error) from None
     scr = getattr(args, "scr", None)
     if scr:

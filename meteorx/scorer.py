@@ -97,11 +97,7 @@ class Scorer:
         cfg = configure(config, language=language, normalize=normalize)
         self.config = cfg
         self.registry = registry or get_registry()
-        if cfg.language is None:
-            raise ConfigError(
-                f"configuration {cfg.name!r} names no language; pass --lang (e.g. --lang pt) "
-                "or set 'language:'"
-            )
+        assert cfg.language is not None  # configure() raises for a configuration without one
         self.language: Language = resolve_language(cfg.language)
         self.normalize_line = build_normalizer(cfg.normalize, self.language, self.registry)
         self._to_form = unicode_form(cfg.normalize)  # for token lists (lines: normalize_line)

@@ -50,12 +50,16 @@ def _check_range(name: str, value: float | None, upper: float | None) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from meteorx.cli.common import check_writable
-    from meteorx.cli.evaluate import add_significance, build_report, write_report
+    from meteorx.cli.evaluate import (
+        add_significance,
+        build_report,
+        check_report_files,
+        write_report,
+    )
     from meteorx.errors import ConfigError, InputError
-    from meteorx.formats import read_stats, scr_paths
+    from meteorx.formats import read_stats
 
-    check_writable(args.stats_out, *(scr_paths(args.scr) if args.scr else []))
+    check_report_files(args)
     files = [read_stats(path) for path in args.stats]
     first = files[0]
     systems: dict[str, list[Any]] = {}

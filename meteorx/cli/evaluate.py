@@ -157,6 +157,16 @@ def extend_signature(signature: str, fields: Sequence[str]) -> str:
     return "|".join([head, *fields]) + sep + version
 
 
+def check_report_files(args: argparse.Namespace) -> None:
+    """Fail before any work if a file :func:`write_report` writes (--stats-out,
+    --scr) cannot be created."""
+    from meteorx.cli.common import check_writable
+    from meteorx.formats import scr_paths
+
+    scr = getattr(args, "scr", None)
+    check_writable(getattr(args, "stats_out", None), *(scr_paths(scr) if scr else []))
+
+
 def write_report(report: Report, args: argparse.Namespace) -> None:
     """Print in the requested format; write --stats-out and --scr files."""
     from meteorx import formats

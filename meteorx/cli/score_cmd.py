@@ -115,12 +115,11 @@ def run(args: argparse.Namespace) -> int:
 def check_score_args(args: argparse.Namespace) -> None:
     """Argument problems found before any work: standard input named twice, output
     files that cannot be created (a missing or read-only folder)."""
-    from meteorx.cli.common import check_writable
-    from meteorx.formats import scr_paths
+    from meteorx.cli.evaluate import check_report_files
     from meteorx.inputs import check_stdin_once
 
     check_stdin_once([*args.hyp, *args.ref])
-    check_writable(args.stats_out, *(scr_paths(args.scr) if args.scr else []))
+    check_report_files(args)
 
 
 #: Lines looked at to guess whether text assumed to be English is English.

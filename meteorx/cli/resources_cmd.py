@@ -237,6 +237,7 @@ def install_resource(
     out = out if out is not None else sys.stdout
     _check_name(name)
     spec = resource_spec(name)
+    name = spec.name  # "paraphrase-german" is installed where paraphrase-de is looked for
     folder = resource_dir(name, create=True)
     if folder is None:
         raise ResourceError(

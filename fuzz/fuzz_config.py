@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -55,22 +54,14 @@ _state: dict[str, Any] = {}
 
 
 def _setup(engine: str) -> None:
-    """Import meteorx (instrumented when called under atheris) and pick the engine."""
-    import meteorx.align.meteor15 as meteor15
-    import meteorx.align.optimal as optimal
+    """Import meteorx (instrumented when called under atheris) with ``engine``'s modules."""
     import meteorx.scorer as scorer
     from meteorx.config import load_config
     from meteorx.errors import ConfigError, MeteorxError
     from meteorx.registry import get_registry
 
-    if engine == "python":
-        vars(scorer)["_fastpath"] = None  # the scorer's pure-Python path
-        meteor15._fast = None
-        optimal._fast = None
-    elif engine != "compiled":
-        raise SystemExit(f"--engine is compiled or python, not {engine!r}")
-    elif find_spec("meteorx._fastpath") is None or meteor15._fast is None:
-        raise SystemExit("the C extensions are not built")
+    if engine == "python":  # fuzz/_engine.py blocked the compiled modules
+        assert scorer._fastpath is None, "compiled path still in use"
     folder = Path(tempfile.mkdtemp(prefix="meteorx-fuzz-config-"))
     (folder / "base.yaml").write_text(BASE, encoding="utf-8")
     _state.update(
@@ -110,16 +101,12 @@ def check(data: bytes) -> None:
 def main() -> None:
     import atheris  # type: ignore[import-untyped]
 
-    engine = "compiled"
-    argv = []
-    args = iter(sys.argv)
-    for arg in args:
-        if arg == "--engine":
-            engine = next(args, "")
-        elif arg.startswith("--engine="):
-            engine = arg.split("=", 1)[1]
-        else:
-            argv.append(arg)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _engine import take_engine_option, use_engine
+
+    argv = list(sys.argv)
+    engine = take_engine_option(argv)
+    use_engine(engine)
     with atheris.instrument_imports(include=["meteorx", "meteorx_plugins", "yaml"]):
         _setup(engine)
     corpus = [Path(a) for a in argv[1:] if not a.startswith("-")]

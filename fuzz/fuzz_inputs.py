@@ -25,7 +25,6 @@ reproduces it.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -36,39 +35,11 @@ from typing import Any
 
 import atheris
 
-COMPILED = (
-    "meteorx._fastpath",
-    "meteorx._paraphrase",
-    "meteorx._transfer",
-    "meteorx.align._fast",
-    "meteorx.tokenizers._norm",
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _engine import take_engine_option, use_engine
 
-
-def _engine() -> str:
-    """``--engine compiled|python`` taken out of ``sys.argv`` (libFuzzer reads the rest)."""
-    engine = "compiled"
-    rest = [sys.argv[0]]
-    args = iter(sys.argv[1:])
-    for arg in args:
-        if arg == "--engine":
-            engine = next(args, "")
-        elif arg.startswith("--engine="):
-            engine = arg.split("=", 1)[1]
-        else:
-            rest.append(arg)
-    if engine not in ("compiled", "python"):
-        raise SystemExit(f"--engine is compiled or python, not {engine!r}")
-    sys.argv[:] = rest
-    return engine
-
-
-ENGINE = _engine()
-if ENGINE == "python":
-    for name in COMPILED:
-        sys.modules[name] = None  # type: ignore[assignment]  # import fails: fallback
-elif any(importlib.util.find_spec(name) is None for name in COMPILED):
-    raise SystemExit("the C extensions are not built (python setup.py build_ext --inplace)")
+ENGINE = take_engine_option(sys.argv)
+use_engine(ENGINE)
 
 with atheris.instrument_imports():
     from meteorx import formats

@@ -141,19 +141,7 @@ class Meteorx(evaluate.Metric):  # type: ignore[misc]
         segment_scores: bool | None = None,
         signature: bool | None = None,
     ) -> dict[str, Any]:
-        given = {
-            "config": config,
-            "preset": preset,
-            "language": language,
-            "normalize": normalize,
-            "alpha": alpha,
-            "beta": beta,
-            "gamma": gamma,
-            "delta": delta,
-            "aggregate": aggregate,
-            "segment_scores": segment_scores,
-            "signature": signature,
-        }
+        given = {name: value for name, value in locals().items() if name in _SETTINGS}
         settings = dict(self._defaults)
         if config is not None or preset is not None:  # a configuration given here wins
             settings.pop("config", None)
@@ -165,20 +153,9 @@ class Meteorx(evaluate.Metric):  # type: ignore[misc]
         return meteorx.api.compute(predictions, references, **settings)
 
 
-#: Settings accepted by ``evaluate.load(...)`` (defaults) and by ``compute(...)``.
-_SETTINGS = (
-    "config",
-    "preset",
-    "language",
-    "normalize",
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "aggregate",
-    "segment_scores",
-    "signature",
-)
+#: Settings accepted by ``evaluate.load(...)`` (defaults) and by ``compute(...)``: the
+#: keywords of ``_compute`` after the predictions and references.
+_SETTINGS = tuple(inspect.signature(Meteorx._compute).parameters)[3:]
 #: What ``evaluate.EvaluationModule`` itself takes (cache_dir, process_id, ...).
 _MODULE_ARGUMENTS = frozenset(
     name

@@ -351,7 +351,7 @@ def _run_chunks(
             index = regions.take(0)
             if index is None:
                 break
-            scored = [scorer.segment(h, list(r)) for h, r in chunks[index]]
+            scored = _score_batch(scorer, chunks[index])
             done[index] = scored if detail else [without_detail(x) for x in scored]
             update(len(scored))
             receive(pool, block=False)

@@ -28,12 +28,26 @@ __all__ = [
 ]
 
 
+#: Scorers by (preset name or None, language): a preset ships with the package, so the
+#: name alone says the configuration, and a call skips reading and validating its YAML.
+_BY_NAME: dict[tuple[str | None, str | None], Scorer] = {}
+
+
 def _cached_scorer(config: Any, language: str | None) -> Scorer:
     """One scorer per distinct validated configuration (shared with ``meteorx.compute``)."""
-    from meteorx.api import get_scorer
+    from meteorx.api import _MAX_CACHED, get_scorer
     from meteorx.defaults import configure
 
-    return get_scorer(configure(config, language=language))
+    named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
+    key = (config, language)
+    scorer = _BY_NAME.get(key) if named else None
+    if scorer is None:
+        scorer = get_scorer(configure(config, language=language))
+        if named:
+            if len(_BY_NAME) >= _MAX_CACHED:
+                _BY_NAME.clear()
+            _BY_NAME[key] = scorer
+    return scorer
 
 
 def score(

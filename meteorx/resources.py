@@ -33,6 +33,7 @@ __all__ = [
     "Located",
     "MissingResource",
     "cache_dir",
+    "installed_dir",
     "locate",
     "missing_resources_error",
     "sha256_file",
@@ -101,6 +102,12 @@ def locate(
         if check(path) is None:
             return Located(path, origin)
     raise MissingResource(what, hint, install, filename)
+
+
+def installed_dir(name: str | None = None, *, create: bool = False) -> Path | None:
+    """The user cache folder ``meteorx resources install`` puts resource ``name`` in
+    (all of them without ``name``); ``None`` if the cache is disabled or not usable."""
+    return cache_dir("resources", *([name] if name else []), create=create)
 
 
 def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:

@@ -57,7 +57,7 @@ from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
-from meteorx.resources import MissingResource, cache_dir, sha256_file, short_checksum
+from meteorx.resources import MissingResource, installed_dir, sha256_file, short_checksum
 from meteorx.types import Span
 from meteorx_plugins.core import snowball_stemmer
 from meteorx_plugins.lemma import (
@@ -251,7 +251,7 @@ def check_tab_file(path: Path) -> str | None:
 
 def installed_path(code: str) -> Path | None:
     """Where ``meteorx resources install omw-<code>`` puts the tab file (may not exist)."""
-    folder = cache_dir("resources", f"omw-{code}", create=False)
+    folder = installed_dir(f"omw-{code}")
     return None if folder is None else folder / f"wn-data-{code}.tab"
 
 

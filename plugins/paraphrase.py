@@ -66,7 +66,7 @@ from meteorx.matchers import Matcher
 
 if TYPE_CHECKING:
     from meteorx.paraphrase_table import ParaphraseTable
-from meteorx.resources import Located, cache_dir, locate, short_checksum
+from meteorx.resources import Located, installed_dir, locate, short_checksum
 
 __all__ = [
     "DIR_ENV",
@@ -117,7 +117,7 @@ def _search_list(language: Language) -> Iterator[tuple[Path, str]]:
     if folder:
         for name in _file_names(language):
             yield Path(folder).expanduser() / name, f"${DIR_ENV}"
-    installed = cache_dir("resources", resource_name(language), create=False)
+    installed = installed_dir(resource_name(language))
     if installed is not None:
         for name in _file_names(language):
             yield installed / name, "meteorx resources install"

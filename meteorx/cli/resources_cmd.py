@@ -38,7 +38,7 @@ from typing import Any, Protocol, TextIO
 from meteorx import __version__
 from meteorx.cache import CacheError, read_private, replacing
 from meteorx.errors import MeteorxError, ResourceError
-from meteorx.resources import cache_dir
+from meteorx.resources import installed_dir
 
 __all__ = [
     "MANIFEST",
@@ -110,7 +110,7 @@ def resource_dir(name: str, *, create: bool = False) -> Path | None:
     """The folder an installed resource lives in (``None`` if the cache is disabled or
     not usable: see :func:`meteorx.cache.cache_dir`)."""
     _check_name(name)
-    return cache_dir("resources", name, create=create)
+    return installed_dir(name, create=create)
 
 
 def _entry(folder: Path, name: str) -> Path:
@@ -151,7 +151,7 @@ def read_manifest(name: str) -> dict[str, Any] | None:
 
 def installed_resources() -> list[dict[str, Any]]:
     """Manifests of every installed resource (sorted by name)."""
-    root = cache_dir("resources", create=False)
+    root = installed_dir()
     if root is None or not root.is_dir():
         return []
     out = []
@@ -332,7 +332,7 @@ def cmd_resources_list(args: argparse.Namespace) -> int:
         json.dump(rows, sys.stdout, indent=2)
         print()
         return 0
-    root = cache_dir("resources", create=False)
+    root = installed_dir()
     print(f"resources folder: {root if root is not None else '(user cache disabled)'}")
     width = max(len(r["name"]) for r in rows) if rows else 8
     for r in rows:

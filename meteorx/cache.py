@@ -142,16 +142,10 @@ class Writer:
         self._base = out.tell()
         self._digest_name = digest or _default_digest()
         self._digest = _hasher(self._digest_name)
-        self._at = 0
         self._sections: dict[str, tuple[int, int]] = {}
         self._open: tuple[str, int] | None = None
         out.write(bytes(_PREFIX.size))
         self._at = _PREFIX.size
-
-    @property
-    def position(self) -> int:
-        """Bytes written so far (the offset of the next byte)."""
-        return self._at
 
     def _raw(self, data: Any) -> None:
         with memoryview(data) as view, view.cast("B") as raw:

@@ -619,16 +619,12 @@ def load_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = 
         return wordnet
     # The jar's files are keyed as they are and converted only when compiling.
     entries = _jar_entries(located.path) if located.path.is_file() else None
-    if entries is not None:
-        source_checksum = sha256_parts(entries.items())
-        compile_parts: Callable[[], Record] = lambda: _compile(_meteor_jar_parts(entries))  # noqa: E731
-    else:
-        parts = _read_sources(located.path)
-        source_checksum = sha256_parts(parts.items())
-        compile_parts = lambda: _compile(parts)  # noqa: E731
-
+    parts = _read_sources(located.path) if entries is None else entries
     data, cache_file, from_cache = cached(
-        f"wordnet-v{_FORMAT}", source_checksum, compile_parts, _decode
+        f"wordnet-v{_FORMAT}",
+        sha256_parts(parts.items()),
+        lambda: _compile(parts if entries is None else _meteor_jar_parts(entries)),
+        _decode,
     )
     wordnet = WordNet(*data, located, cache_file, from_cache)
     if len(_LOADED) > 8:

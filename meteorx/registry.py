@@ -84,6 +84,12 @@ class Registry:
             f"{name!r} {info.error}" for name, info in self.failed.items()
         )
 
+    def shipped(self, kind: str, name: str) -> bool:
+        """Whether the ``kind`` (aligner, tokenizer...) named ``name`` comes with meteorx
+        itself: its output keeps the plugin contract, so the scorer need not check it."""
+        info = self.plugins.get(self.owners.get(f"{kind}:{name}", ""))
+        return info is not None and info.distribution == "meteorx"
+
     def matcher(self, name: str) -> type[Matcher]:
         try:
             return self.matchers[name]

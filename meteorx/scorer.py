@@ -128,8 +128,7 @@ class Scorer:
         # The aligners shipped with meteorx return subsets of the (checked) candidates;
         # any other aligner's result is checked before it is counted (_check_alignment).
         self._aligner_owner = self.registry.owners.get(f"aligner:{cfg.aligner.name}", "?")
-        shipped = self.registry.plugins.get(self._aligner_owner)
-        self._trust_aligner = shipped is not None and shipped.distribution == "meteorx"
+        self._trust_aligner = self.registry.shipped("aligner", cfg.aligner.name)
         self.weights = tuple(stage.weight for stage in cfg.stages)
         self.params = Parameters(
             alpha=cfg.alpha,

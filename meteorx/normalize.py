@@ -67,8 +67,11 @@ def build_normalizer(
 ) -> Callable[[str], list[str]]:
     """A function turning one line of text into the tokens METEOR compares."""
     made = registry.tokenizer(config.tokenizer)(language)
-    owner = registry.owners.get(f"tokenizer:{config.tokenizer}", "?")
-    tokenizer = made if made is str.split else _checked(made, config.tokenizer, owner)
+    if made is str.split or registry.shipped("tokenizer", config.tokenizer):
+        tokenizer = made  # (meteorx's own tokenizers return lists of strings)
+    else:
+        owner = registry.owners.get(f"tokenizer:{config.tokenizer}", "?")
+        tokenizer = _checked(made, config.tokenizer, owner)
     to_form = unicode_form(config)
     tokenize = tokenizer if to_form is None else lambda line: tokenizer(to_form(line))
     # A tokenizer that lowercases itself (Meteor's -norm) needs no second pass.

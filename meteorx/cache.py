@@ -65,6 +65,7 @@ __all__ = [
     "Record",
     "Writer",
     "cache_dir",
+    "cache_path",
     "cached",
     "load",
     "parse",
@@ -379,6 +380,12 @@ def _safe_name(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
 
 
+def cache_path(kind: str, source: str) -> Path | None:
+    """Where ``kind``'s cache file for ``source`` goes (``None``: no usable cache folder)."""
+    folder = cache_dir(_safe_name(kind))
+    return folder / f"{_safe_name(source)}{_SUFFIX}" if folder is not None else None
+
+
 def cached(
     kind: str,
     source: str,
@@ -397,8 +404,7 @@ def cached(
         not verify, or that ``decode`` rejects, is rebuilt (one warning); an unusable
         or unwritable cache folder is not an error.
     """
-    folder = cache_dir(_safe_name(kind))
-    target = folder / f"{_safe_name(source)}{_SUFFIX}" if folder is not None else None
+    target = cache_path(kind, source)
     if target is not None:
         value = load(target, kind, source, lambda file: decode(file.record()))
         if value is not None:

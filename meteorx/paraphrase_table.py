@@ -78,7 +78,7 @@ from meteorx.cache import (
     CacheError,
     CacheFile,
     Writer,
-    cache_dir,
+    cache_path,
     load,
     parse,
     read,
@@ -1062,8 +1062,7 @@ def clear_loaded() -> None:
 
 def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
     started = time.perf_counter()
-    folder = cache_dir(_CACHE_KIND) if use_cache else None
-    target = folder / f"{key}.mxc" if folder is not None else None
+    target = cache_path(_CACHE_KIND, key) if use_cache else None
     if target is not None:
         table = load(
             target, _CACHE_KIND, key, lambda file: _table(file, source, target, True, started)

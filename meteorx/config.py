@@ -224,6 +224,11 @@ def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
+def describe_error(error: BaseException) -> str:
+    """``Type: message`` of an exception a plugin raised, cut to one short line."""
+    return cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
+
+
 def _format_validation_error(error: ValidationError, source: str) -> str:
     parts = []
     problems = error.errors()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
 
-from meteorx.config import NormalizeConfig, cut
+from meteorx.config import NormalizeConfig, describe_error
 from meteorx.errors import MeteorxError, PluginError
 from meteorx.languages import Language
 from meteorx.registry import Registry
@@ -55,8 +55,9 @@ def _checked(
         except MeteorxError:
             raise
         except Exception as error:
-            text = cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
-            raise PluginError(f"tokenizer {name!r} (plugin {owner!r}) failed: {text}") from error
+            raise PluginError(
+                f"tokenizer {name!r} (plugin {owner!r}) failed: {describe_error(error)}"
+            ) from error
         return tokens
 
     return checked

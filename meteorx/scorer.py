@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from meteorx.config import MeteorConfig, cut, quote
+from meteorx.config import MeteorConfig, cut, describe_error, quote
 from meteorx.defaults import configure
 from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError
 from meteorx.languages import Language, resolve_language
@@ -177,7 +177,7 @@ class Scorer:
         except Exception as error:
             owner = self.registry.owners.get(f"matcher:{name}", "?")
             raise ResourceError(
-                f"matcher {name!r} (plugin {owner!r}) could not be set up: {_describe(error)}"
+                f"matcher {name!r} (plugin {owner!r}) could not be set up: {describe_error(error)}"
             ) from error
 
     def _load_function_words(self) -> tuple[frozenset[str], str]:
@@ -190,7 +190,7 @@ class Scorer:
             text = path.read_text(encoding="utf-8") if path.is_file() else None
         except (OSError, ValueError) as error:  # unreadable, not UTF-8, a name too long
             raise ResourceError(
-                f"cannot read function_words file {quote(source)}: {_describe(error)}"
+                f"cannot read function_words file {quote(source)}: {describe_error(error)}"
             ) from None
         if text is None:
             known = ", ".join(sorted(self.registry.function_words))
@@ -276,7 +276,7 @@ class Scorer:
                 if isinstance(error, MeteorxError):
                     raise
                 stage = self.matchers.index(matcher)
-                raise self._plugin_error(stage, "keys", _describe(error)) from error
+                raise self._plugin_error(stage, "keys", describe_error(error)) from error
 
     def _plugin_error(self, stage: int, what: str, problem: str) -> PluginError:
         """A PluginError naming the matcher of ``stage``, its plugin and the stage."""
@@ -295,7 +295,7 @@ class Scorer:
         except MeteorxError:
             raise
         except Exception as error:
-            raise self._plugin_error(stage, "candidates", _describe(error)) from error
+            raise self._plugin_error(stage, "candidates", describe_error(error)) from error
 
     def _check_alignment(self, alignment: Any, hyp_len: int, ref_len: int) -> None:
         """Raise PluginError unless ``alignment`` is an Alignment of one-to-one links
@@ -351,8 +351,8 @@ class Scorer:
             try:
                 matcher.prepare(tokens)
             except Exception as again:
-                return self._plugin_error(stage, "prepare", _describe(again))
-        return PluginError(f"preparing a sentence for matching failed: {_describe(error)}")
+                return self._plugin_error(stage, "prepare", describe_error(again))
+        return PluginError(f"preparing a sentence for matching failed: {describe_error(error)}")
 
     def _prepare_unchecked(self, tokens: tuple[str, ...], may_reset: bool) -> list[Any]:
         plans = self._plans
@@ -652,11 +652,6 @@ def _alignment_problem(alignment: Any, hyp_len: int, ref_len: int, n_stages: int
         hyp_used |= hyp_mask
         ref_used |= ref_mask
     return None
-
-
-def _describe(error: Exception) -> str:
-    """``Type: message`` of an exception a plugin raised, cut to one short line."""
-    return cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
 
 
 def _check_encodable(text: str) -> None:

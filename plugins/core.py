@@ -245,7 +245,7 @@ def _split_punct(language: Language) -> Callable[[str], list[str]]:
     """Whitespace tokens with punctuation split off their edges ("casa," -> "casa", ","),
     inner punctuation kept ("l'homme", "e-mail", "3.5"); characters for languages
     written without spaces. A script-independent stand-in for Meteor's ``-norm``."""
-    split = _characters(language) if language.spaceless else str.split
+    split = _CHAR_TOKEN.findall if language.spaceless else str.split
 
     def tokenize(line: str) -> list[str]:
         out: list[str] = []

@@ -528,17 +528,10 @@ class Scorer:
         self, hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
     ) -> SegmentResult:
         """Score one hypothesis against one or more references (the best one counts)."""
-        _check_text(hyp, "hypothesis")
-        if refs is None or isinstance(refs, (bytes, bytearray)):
-            raise InputError(
-                f"references must be a string, a token list or a list of those, "
-                f"not {type(refs).__name__}"
-            )
-        ref_list = _reference_list(hyp, refs)
-        for ref in ref_list:
-            _check_text(ref, "reference")
-        if not ref_list:
-            raise MeteorxError("at least one reference is needed")
+        return self._best(hyp, _checked_references(hyp, refs))
+
+    def _best(self, hyp: TextOrTokens, ref_list: Sequence[TextOrTokens]) -> SegmentResult:
+        """The result of the best-scoring of ``ref_list`` (checked references)."""
         hyp_tokens = self.tokenize(hyp)
         hyp_prepared = self._prepare(hyp_tokens, may_reset=True)
         best: SegmentResult | None = None
@@ -566,10 +559,9 @@ class Scorer:
         n_refs = 0  # the most references any segment has, for the signature's refs:N
         with paused_gc():
             for h, r in zip(hyps, refs, strict=True):
-                if not isinstance(r, (str, Sequence)) and isinstance(r, Iterable):
-                    r = list(r)  # an iterator: read once, for segment() and the count
-                segments.append(self.segment(h, r))
-                n_refs = max(n_refs, len(_reference_list(h, r)))
+                ref_list = _checked_references(h, r)
+                segments.append(self._best(h, ref_list))
+                n_refs = max(n_refs, len(ref_list))
         return self.combine(segments, refs=n_refs)
 
     score_many = corpus
@@ -680,6 +672,25 @@ def _check_text(value: object, what: str) -> None:
         f"{type(value).__name__}"
         + (" containing non-strings" if isinstance(value, (list, tuple)) else "")
     )
+
+
+def _checked_references(
+    hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
+) -> Sequence[TextOrTokens]:
+    """The references of a segment as a list (:func:`_reference_list`), after checking
+    the hypothesis and them (InputError, or MeteorxError for no reference at all)."""
+    _check_text(hyp, "hypothesis")
+    if refs is None or isinstance(refs, (bytes, bytearray)):
+        raise InputError(
+            f"references must be a string, a token list or a list of those, "
+            f"not {type(refs).__name__}"
+        )
+    ref_list = _reference_list(hyp, refs)
+    for ref in ref_list:
+        _check_text(ref, "reference")
+    if not ref_list:
+        raise MeteorxError("at least one reference is needed")
+    return ref_list
 
 
 def _reference_list(

@@ -41,15 +41,19 @@ NORMALIZE_SHORTHANDS: dict[str, dict[str, Any]] = {
 }
 
 
+def _normalize_fields(value: Any) -> Any:
+    """A known ``normalize`` shorthand as its fields; anything else as it is."""
+    if isinstance(value, str) and value in NORMALIZE_SHORTHANDS:
+        return dict(NORMALIZE_SHORTHANDS[value])
+    return value
+
+
 def expand_normalize(value: Any) -> Any:
     """A ``normalize`` shorthand as the mapping it stands for (other values as given)."""
-    if isinstance(value, str):
-        try:
-            return dict(NORMALIZE_SHORTHANDS[value])
-        except KeyError:
-            known = ", ".join(NORMALIZE_SHORTHANDS)
-            raise ValueError(f"unknown normalisation {quote(value)}; use one of: {known}") from None
-    return value
+    if isinstance(value, str) and value not in NORMALIZE_SHORTHANDS:
+        known = ", ".join(NORMALIZE_SHORTHANDS)
+        raise ValueError(f"unknown normalisation {quote(value)}; use one of: {known}")
+    return _normalize_fields(value)
 
 
 def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
@@ -426,13 +430,6 @@ def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[st
     if "name" not in data:
         merged["name"] = f"{base.get('name', parent)}+{Path(ref).stem}"
     return merged
-
-
-def _normalize_fields(value: Any) -> Any:
-    """A known ``normalize`` shorthand as its fields; anything else as it is."""
-    if isinstance(value, str) and value in NORMALIZE_SHORTHANDS:
-        return dict(NORMALIZE_SHORTHANDS[value])
-    return value
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:

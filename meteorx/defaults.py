@@ -263,16 +263,15 @@ def language_report(language: Language) -> dict[str, Any]:
     code = omw_code(language)
     if code is not None:
         state("synonym-omw", lambda: find_omw_file(code), f"omw-{code}")
+    from meteorx.normalize import tokenizer_description
+    from meteorx.registry import get_registry
+
+    split = tokenizer_description(get_registry(), cfg.normalize.tokenizer, language)
     return {
         "code": language.code,
         "name": language.name,
         "default": default,
         "stages": [s.stage_name for s in cfg.stages],
-        "tokens": cfg.normalize.tokenizer
-        + (
-            " (characters)"
-            if language.spaceless and cfg.normalize.tokenizer == "split-punct"
-            else ""
-        ),
+        "tokens": cfg.normalize.tokenizer + (f" ({split})" if split else ""),
         "resources": resources,
     }

@@ -24,6 +24,13 @@ def is_punctuation(token: str) -> bool:
     return all(unicodedata.category(ch)[0] in "PS" for ch in token)
 
 
+def tokenizer_description(registry: Registry, name: str, language: Language) -> str | None:
+    """How tokenizer ``name`` splits ``language`` when its name does not say so (its
+    ``description``: "characters" for text written without spaces), else None."""
+    description = getattr(registry.tokenizer(name)(language), "description", None)
+    return description if description and description != name else None
+
+
 def unicode_form(config: NormalizeConfig) -> Callable[[str], str] | None:
     """The configured Unicode normalisation of a string, or None for ``unicode: none``.
 

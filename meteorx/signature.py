@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meteorx import __version__
+from meteorx.normalize import tokenizer_description
 
 if TYPE_CHECKING:
     from meteorx.scorer import Scorer
@@ -23,9 +24,8 @@ def _tokenizer_field(scorer: Scorer) -> list[str]:
     """``tok:characters`` when the tokenizer split this language in a way its name does
     not say (text written without spaces split into characters); else nothing."""
     name = scorer.config.normalize.tokenizer
-    tokenize = scorer.registry.tokenizer(name)(scorer.language)
-    description = getattr(tokenize, "description", None)
-    return [f"tok:{description}"] if description and description != name else []
+    description = tokenizer_description(scorer.registry, name, scorer.language)
+    return [f"tok:{description}"] if description else []
 
 
 def signature(scorer: Scorer, refs: int | None = None) -> str:

@@ -91,8 +91,10 @@ def simplemma_code(language: Language | str) -> str | None:
     return code if code in simplemma_languages() else None
 
 
+@cache
 def simplemma_version() -> str:
-    """The installed simplemma's version (part of signatures and cache keys)."""
+    """The installed simplemma's version (part of signatures and cache keys); read once,
+    as a signature asks for it on every corpus."""
     try:
         return importlib.metadata.version("simplemma")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover

@@ -81,7 +81,7 @@ def _sgml(path: Path, body: str, tail: str = "</doc>\n</tstset>\n") -> str:
     return str(path)
 
 
-def test_a_megabyte_of_unclosed_seg_is_read_in_well_under_a_second(tmp_path: Path) -> None:
+def test_a_megabyte_of_unclosed_seg_is_read_in_linear_time(tmp_path: Path) -> None:
     # 1 MB of '<seg id=N>' lines without '</seg>' (the old lazy pattern: 29 s for 160 KB,
     # unfinished after 200 s for 1 MB).
     lines = "".join(f'<seg id="{i}">a few words of text here\n' for i in range(1, 30_000))
@@ -90,13 +90,13 @@ def test_a_megabyte_of_unclosed_seg_is_read_in_well_under_a_second(tmp_path: Pat
     start = time.perf_counter()
     with pytest.raises(InputError, match=r"line 3: <seg> not closed"):
         read_sgml_file(path)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 5  # ~0.01 s here; the lazy pattern took minutes
     # one segment opened and never closed: the rest of the file is its text
     path = _sgml(tmp_path / "one.sgm", '<seg id="1">' + "word " * 200_000 + "\n")
     start = time.perf_counter()
     with pytest.raises(InputError, match=r"line 3: <seg> not closed \(no </seg> after it\)"):
         read_sgml_file(path)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 5
 
 
 def test_sgml_tags_are_read_in_linear_time(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_sgml_tags_are_read_in_linear_time(tmp_path: Path) -> None:
         start = time.perf_counter()
         with contextlib.suppress(InputError):
             read_sgml_file(path)
-        assert time.perf_counter() - start < 0.5, name
+        assert time.perf_counter() - start < 5, name  # ~0.03 s; quadratic was minutes
     with pytest.raises(InputError, match=r"'<seg' without the '>'"):
         read_sgml_file(str(tmp_path / "no-gt.sgm"))
 

@@ -39,7 +39,7 @@ cdef enum:  # value tags
 
 cdef uint32_t SAME_AS_BEFORE = 0xFFFFFFFF  # a token count: the previous result's ref tokens
 
-from meteorx.types import make_record  # the records are built as everywhere else
+from meteorx._fastpath import make_record  # the records are built as the scorer builds them
 
 
 class Unsupported(Exception):

@@ -31,6 +31,7 @@ from operator import attrgetter
 from typing import Any, Protocol
 
 from meteorx.config import MeteorConfig
+from meteorx.engine import compiled
 from meteorx.errors import MeteorxError
 from meteorx.scorer import SEGMENT_FIELDS, Scorer, SegmentResult, paused_gc
 from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown
@@ -40,10 +41,6 @@ from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
 #: One task: a hypothesis and its references.
 Pair = tuple[str, Sequence[str]]
 
-try:  # results to bytes and back in C (meteorx/_transfer.pyx), when it is built
-    from meteorx import _transfer
-except ImportError:  # pragma: no cover - without the extension: pickled packed tuples
-    _transfer = None  # type: ignore[assignment]
 
 
 class Progress(Protocol):
@@ -224,6 +221,7 @@ def encode(results: list[SegmentResult], detail: bool = True) -> Encoded:
     The C form holds the same values as :func:`pack` (floats bit for bit) and costs a
     third of pickling the packed tuples to write and to read back.
     """
+    _transfer = compiled("meteorx._transfer")  # results to bytes in C, when it runs
     if _transfer is not None:
         data = _transfer.encode(results, detail, Match, STATS_FIELDS, BREAKDOWN_FIELDS)
         if data is not None:
@@ -233,7 +231,8 @@ def encode(results: list[SegmentResult], detail: bool = True) -> Encoded:
 
 def decode(encoded: Encoded) -> list[SegmentResult]:
     """Inverse of :func:`encode`."""
-    if isinstance(encoded, bytes):
+    if isinstance(encoded, bytes):  # only the compiled twin writes bytes
+        _transfer = compiled("meteorx._transfer")
         assert _transfer is not None
         decoded: list[SegmentResult] = _transfer.decode(
             encoded, SegmentResult, Alignment, Stats, Breakdown, Match,

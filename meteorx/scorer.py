@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from meteorx.config import MeteorConfig, cut, describe_error, quote
 from meteorx.defaults import configure
+from meteorx.engine import compiled
 from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError
 from meteorx.languages import Language, resolve_language
 from meteorx.matchers import KeyMatcher, Matcher, first_bad_span, span_problem
@@ -33,10 +34,6 @@ TextOrTokens = str | Sequence[str]
 # Builds a Match without NamedTuple's Python-level __new__ (the hottest allocation).
 _tuple_new = tuple.__new__
 
-try:  # the compiled key-stage pass (optional, like the aligners' C twins)
-    from meteorx import _fastpath
-except ImportError:  # pragma: no cover - installs without a C compiler
-    _fastpath = None  # type: ignore[assignment]
 
 #: "Word ids" 0 and 1 with their function-word flags: lets the C statistics
 #: (``score_alignment``) take a sentence's function-word flags in place of word ids.
@@ -141,6 +138,8 @@ class Scorer:
         )
         self.function_words, self.function_words_id = self._load_function_words()
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
+        # The compiled key-stage pass and statistics, when the engine seam runs C.
+        self._fastpath = _fastpath = compiled("meteorx._fastpath")
         # Statistics and formula in C (the same numbers as _stats and compute).
         self._score_alignment = _fastpath.score_alignment if _fastpath is not None else None
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
@@ -239,7 +238,8 @@ class Scorer:
         self._function_word = bytearray()  # by word id: 1 for a function word
         plans = self._plans or [None] * len(self.matchers)
         self._tables: list[Any] = [
-            _fastpath.KeyTable() if p and _fastpath is not None else None for p in plans
+            self._fastpath.KeyTable() if p and self._fastpath is not None else None
+            for p in plans
         ]
         self._key_ids: list[dict[Any, int]] = [{} for _ in plans]
         self._key_stages = [
@@ -443,6 +443,7 @@ class Scorer:
         """:meth:`_pair` with the key stages' links and the counts done by the compiled
         pass over word ids (same results as :meth:`_align` and :meth:`_stats`)."""
         plans = self._plans
+        _fastpath = self._fastpath
         assert plans is not None and _fastpath is not None
         assert self._score_alignment is not None
         explicit = [

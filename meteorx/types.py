@@ -7,7 +7,6 @@ covers several words on each side needs no special case anywhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
@@ -77,24 +76,11 @@ def count_chunks(matches: tuple[Match, ...] | list[Match]) -> int:
     return chunks
 
 
-def _make_record(cls: type[Any], names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
-    """An instance of the frozen dataclass ``cls`` with ``names[i] = values[i]``, set as
-    its generated ``__init__`` sets them but without a Python call per field (results
-    are built once per segment). Only for classes without ``__post_init__``; every field
-    must be given."""
-    obj = object.__new__(cls)
-    for name, value in zip(names, values, strict=True):
-        object.__setattr__(obj, name, value)
-    return obj
+def make_record(cls: type[Any], names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
+    """An instance of the dataclass ``cls`` from its field values in declaration order
+    (``names``, the field names, are what the compiled modules set them by)."""
+    return cls(*values)
 
-
-make_record: Callable[[type[Any], tuple[str, ...], tuple[Any, ...]], Any] = _make_record
-try:  # the same in C (meteorx/_fastpath.pyx), when the extension is built
-    from meteorx import _fastpath
-
-    make_record = _fastpath.make_record
-except ImportError:  # pragma: no cover - installs without a C compiler
-    pass
 
 #: Alignment's fields in declaration order (what ``make_record`` takes values in).
 ALIGNMENT_FIELDS = tuple(f.name for f in fields(Alignment))

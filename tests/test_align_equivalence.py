@@ -21,25 +21,26 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meteorx.align import meteor15 as m15
+from meteorx import engine
 from meteorx.align import optimal as opt
 from meteorx.align._reference import ReferenceMeteor15Aligner, ReferenceOptimalAligner
-from meteorx.align.common import load_fast
 from meteorx.align.meteor15 import Meteor15Aligner
 from meteorx.align.optimal import OptimalAligner
 from meteorx.types import Alignment, Match, count_chunks
 
 pytestmark = pytest.mark.slow  # thousands of hypothesis cases: minutes
 
-FAST = load_fast()
+FAST = engine.compiled("meteorx.align._fast")
 needs_fast = pytest.mark.skipif(FAST is None, reason="C extension meteorx.align._fast not built")
 SCALE = 1_000_000
 
+Aligner = TypeVar("Aligner", Meteor15Aligner, OptimalAligner)
 Case = tuple[list[Match], int, int, list[float], frozenset[int]]
 
 
@@ -112,14 +113,10 @@ def objective(al: Alignment, weights: Sequence[float]) -> tuple[int, int, int]:
     )
 
 
-def python_only(fn: Callable[[], Alignment], module: object) -> Alignment:
-    """Run ``fn`` with the module's C extension switched off."""
-    saved = module._fast  # type: ignore[attr-defined]
-    module._fast = None  # type: ignore[attr-defined]
-    try:
-        return fn()
-    finally:
-        module._fast = saved  # type: ignore[attr-defined]
+def python_twin(make: Callable[[], Aligner]) -> Aligner:
+    """The aligner ``make`` builds, built on the pure-Python engine."""
+    with engine.use("python"):
+        return make()
 
 
 # -- Meteor 1.5 beam search ---------------------------------------------------------------
@@ -133,7 +130,7 @@ def test_meteor15_equals_reference(case: Case, beam: int) -> None:
     aligner = Meteor15Aligner(beam)
     got = aligner.align(cands, hyp_len, ref_len, weights, exact)
     assert same(got, expected)
-    twin = python_only(lambda: aligner.align(cands, hyp_len, ref_len, weights, exact), m15)
+    twin = python_twin(lambda: Meteor15Aligner(beam)).align(cands, hyp_len, ref_len, weights, exact)
     assert same(twin, expected)
 
 
@@ -206,7 +203,7 @@ def test_optimal_is_optimal_and_twins_agree(case: Case) -> None:
     cands, hyp_len, ref_len, weights, exact = case
     aligner = OptimalAligner()
     got = aligner.align(cands, hyp_len, ref_len, weights, exact)
-    twin = python_only(lambda: aligner.align(cands, hyp_len, ref_len, weights, exact), opt)
+    twin = python_twin(OptimalAligner).align(cands, hyp_len, ref_len, weights, exact)
     assert same(got, twin)
     assert got.optimal
     assert got.chunks == count_chunks(got.matches)
@@ -258,7 +255,7 @@ def test_optimal_longer_sentences(case: Case) -> None:
     cands, hyp_len, ref_len, weights, exact = case
     aligner = OptimalAligner()
     got = aligner.align(cands, hyp_len, ref_len, weights, exact)
-    twin = python_only(lambda: aligner.align(cands, hyp_len, ref_len, weights, exact), opt)
+    twin = python_twin(OptimalAligner).align(cands, hyp_len, ref_len, weights, exact)
     assert same(got, twin)
     expected = ReferenceOptimalAligner(20000).align(cands, hyp_len, ref_len, weights, exact)
     if expected.optimal:

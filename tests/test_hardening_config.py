@@ -21,9 +21,7 @@ from typing import Any
 
 import pytest
 
-import meteorx.align.meteor15 as meteor15_module
-import meteorx.align.optimal as optimal_module
-import meteorx.scorer as scorer_module
+from meteorx import engine as engine_seam
 from meteorx.config import MAX_EXTENDS_DEPTH, QUOTE_LIMIT, load_config
 from meteorx.errors import ConfigError, MeteorxError, PluginError
 from meteorx.matchers import Matcher, span_problem
@@ -49,16 +47,13 @@ def run_cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(params=ENGINES)
-def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     """Run the test on the compiled path and on the pure-Python one."""
-    if request.param == "compiled":
-        if find_spec("meteorx._fastpath") is None or meteor15_module._fast is None:
-            pytest.skip("C extensions not built")
-    else:
-        monkeypatch.setattr(scorer_module, "_fastpath", None)
-        monkeypatch.setattr(meteor15_module, "_fast", None)
-        monkeypatch.setattr(optimal_module, "_fast", None)
-    yield request.param
+    built = find_spec("meteorx._fastpath") and find_spec("meteorx.align._fast")
+    if request.param == "compiled" and not built:
+        pytest.skip("C extensions not built")
+    with engine_seam.use("c" if request.param == "compiled" else "python"):
+        yield request.param
 
 
 # -- 1. plugin output --------------------------------------------------------------------
@@ -217,6 +212,7 @@ def test_aligner_result_is_checked(engine: str, result: Any, problem: str) -> No
 
 
 _CLI_WITH_HOSTILE_PLUGIN = """
+import os
 import sys
 import meteorx.scorer as scorer_module
 from meteorx.cli.main import main
@@ -238,9 +234,7 @@ def with_hostile():
 
 scorer_module.get_registry = with_hostile
 if sys.argv[1] == "python":
-    import meteorx.align.meteor15, meteorx.align.optimal
-    scorer_module._fastpath = None
-    meteorx.align.meteor15._fast = meteorx.align.optimal._fast = None
+    os.environ["METEORX_ENGINE"] = "python"
 sys.exit(main(sys.argv[2:]))
 """
 

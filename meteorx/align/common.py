@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
 
 from meteorx.types import Match
 
@@ -45,16 +44,3 @@ def isolated_matches(
 def span_mask(start: int, length: int) -> int:
     """Bit mask of positions ``start .. start+length-1``."""
     return ((1 << length) - 1) << start
-
-
-def load_fast() -> ModuleType | None:
-    """The compiled searches (``meteorx.align._fast``), or None if they were not built.
-
-    The extension is optional: installs without a C compiler (or without Cython) fall
-    back to the pure-Python twins, which return the same alignments, more slowly.
-    """
-    try:
-        from meteorx.align import _fast
-    except ImportError:
-        return None
-    return _fast

@@ -43,11 +43,8 @@ from collections.abc import Sequence
 from operator import itemgetter
 
 from meteorx.align._reference import ReferenceMeteor15Aligner
-from meteorx.align.common import load_fast
+from meteorx.engine import compiled
 from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
-
-# The C twin of this module's search, or None (then the pure-Python one runs).
-_fast = load_fast()
 
 _rank = itemgetter(0, 1, 2)  # (-cover, chunks, distance)
 # A path: (-cover, chunks, distance, next index, last hyp end, used hyp mask, chosen).
@@ -59,6 +56,8 @@ class Meteor15Aligner:
 
     def __init__(self, beam_size: int = 40) -> None:
         self.beam_size = beam_size
+        fast = compiled("meteorx.align._fast")  # the engine seam picks C or Python
+        self._search = fast.meteor15 if fast is not None else beam_search
 
     def align(
         self,
@@ -72,8 +71,7 @@ class Meteor15Aligner:
             return Alignment((), 0)
         result = None
         if self.beam_size >= 1:
-            search = _fast.meteor15 if _fast is not None else beam_search
-            result = search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
+            result = self._search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
         if result is None:  # malformed spans: let the reference raise or cope
             return ReferenceMeteor15Aligner(self.beam_size).align(
                 candidates, hyp_len, ref_len, weights, exact_stages

@@ -57,12 +57,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from meteorx.align._reference import ReferenceOptimalAligner
-from meteorx.align.common import load_fast
 from meteorx.align.ilp import solve_ilp
+from meteorx.engine import compiled
 from meteorx.types import Alignment, Match, count_chunks
-
-# The C twin of this module's search, or None (then the pure-Python one runs).
-_fast = load_fast()
 
 _SCALE = 1_000_000
 # Work budget per allowed state, in 64-bit bitset words handled (see _Info.spend).
@@ -76,6 +73,8 @@ class OptimalAligner:
 
     def __init__(self, max_states: int = 20000) -> None:
         self.max_states = max_states
+        fast = compiled("meteorx.align._fast")  # the engine seam picks C or Python
+        self._search = fast.optimal if fast is not None else optimal_search
 
     def align(
         self,
@@ -88,8 +87,7 @@ class OptimalAligner:
         if not candidates:
             return Alignment((), 0)
         int_weights = [round(w * _SCALE) for w in weights]
-        search = _fast.optimal if _fast is not None else optimal_search
-        result = search(candidates, hyp_len, ref_len, int_weights, self.max_states)
+        result = self._search(candidates, hyp_len, ref_len, int_weights, self.max_states)
         if result is None:  # malformed spans: let the reference raise or cope
             return ReferenceOptimalAligner(self.max_states).align(
                 candidates, hyp_len, ref_len, weights, exact_stages

@@ -183,7 +183,9 @@ def main() -> int:
     d = sub.add_parser("dump")
     d.add_argument("--engine", choices=["c", "python"], default="c")
     d.add_argument("--out", required=True)
-    d.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "meteor15-examples")
+    d.add_argument(
+        "--data", type=Path, default=REPO.parent / "shared" / "data" / "meteor15-examples"
+    )
     d.add_argument("--only", action="append", help="one configuration name (repeatable)")
     d.add_argument("--no-cli", action="store_true")
     c = sub.add_parser("compare")

@@ -42,7 +42,6 @@ from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
 Pair = tuple[str, Sequence[str]]
 
 
-
 class Progress(Protocol):
     """What the scoring loops need from a progress bar."""
 
@@ -223,7 +222,9 @@ def encode(results: list[SegmentResult], detail: bool = True) -> Encoded:
     """
     _transfer = compiled("meteorx._transfer")  # results to bytes in C, when it runs
     if _transfer is not None:
-        data = _transfer.encode(results, detail, Match, STATS_FIELDS, BREAKDOWN_FIELDS)
+        data: bytes | None = _transfer.encode(
+            results, detail, Match, STATS_FIELDS, BREAKDOWN_FIELDS
+        )
         if data is not None:
             return data
     return [pack(result, detail) for result in results]

@@ -238,8 +238,7 @@ class Scorer:
         self._function_word = bytearray()  # by word id: 1 for a function word
         plans = self._plans or [None] * len(self.matchers)
         self._tables: list[Any] = [
-            self._fastpath.KeyTable() if p and self._fastpath is not None else None
-            for p in plans
+            self._fastpath.KeyTable() if p and self._fastpath is not None else None for p in plans
         ]
         self._key_ids: list[dict[Any, int]] = [{} for _ in plans]
         self._key_stages = [

@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import io
 import json
 import os
@@ -52,9 +53,12 @@ class _NoExtensions(importlib.abc.MetaPathFinder):
         if not name.startswith(("meteorx.", "meteorx_plugins.")):
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
-            raise ImportError(f"{name}: compiled modules are refused (--engine python)")
-        return None
+        if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+            return None
+        source = Path(str(spec.origin)).parent / (name.rsplit(".", 1)[-1] + ".py")
+        if source.is_file():  # a plain Python module compiled as it is: its source runs
+            return importlib.util.spec_from_file_location(name, source)
+        raise ImportError(f"{name}: compiled modules are refused (--engine python)")
 
 
 def _floats(value: Any) -> Any:

@@ -73,6 +73,12 @@ def _import(name: str) -> ModuleType | None:
     return _loaded[name]
 
 
+def declare(name: str, purpose: str) -> None:
+    """Make a plugin's compiled module known to the report (``meteorx info``) before it
+    is first used; call it when the plugin module is imported (nothing is loaded)."""
+    MODULES.setdefault(name, purpose)
+
+
 def compiled(name: str, purpose: str | None = None) -> ModuleType | None:
     """The compiled module ``name`` when the engine in use runs compiled code, else None
     (then the caller runs its pure-Python twin).
@@ -80,7 +86,7 @@ def compiled(name: str, purpose: str | None = None) -> ModuleType | None:
     ``purpose`` (a plugin's module) adds it to :data:`MODULES` for the report.
     """
     if purpose is not None:
-        MODULES.setdefault(name, purpose)
+        declare(name, purpose)
     engine = requested()
     if engine == "python":
         return None

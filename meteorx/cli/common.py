@@ -8,7 +8,7 @@ import errno
 import io
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from meteorx.config import MeteorConfig
@@ -133,7 +133,7 @@ def add_max_chars_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run_args(parser: argparse.ArgumentParser) -> None:
-    """--jobs and --quiet."""
+    """--jobs, --quiet and --verbose."""
     parser.add_argument(
         "--jobs",
         "-j",
@@ -149,6 +149,22 @@ def add_run_args(parser: argparse.ArgumentParser) -> None:
         help="no progress bar (it is shown on stderr only when stderr is a terminal and "
         "the run takes more than a couple of seconds)",
     )
+    parser.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="say on stderr which configuration, stages and engine (compiled or pure Python) run",
+    )
+
+
+def report_setup(scorer: Any) -> None:
+    """The ``--verbose`` lines: what runs, on stderr (never mixed with the scores)."""
+    from meteorx import engine
+
+    cfg = scorer.config
+    stages = ", ".join(f"{s.matcher} {s.weight:g}" for s in cfg.stages)
+    print(f"meteorx: configuration: {cfg.name} ({cfg.language}); stages: {stages}", file=sys.stderr)
+    print(f"meteorx: {engine.describe()}", file=sys.stderr)
 
 
 def add_significance_args(parser: argparse.ArgumentParser) -> None:

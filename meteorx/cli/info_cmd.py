@@ -1,4 +1,4 @@
-"""Listing commands: ``config``, ``presets``, ``plugins``, ``languages``."""
+"""Listing commands: ``config``, ``presets``, ``plugins``, ``languages``, ``info``."""
 
 from __future__ import annotations
 
@@ -33,6 +33,13 @@ def add_parsers(sub: Any) -> None:
         "codes", nargs="*", metavar="CODE", help="only these languages (default: all of ISO 639-1)"
     )
     languages.set_defaults(func=cmd_languages)
+    info = sub.add_parser(
+        "info",
+        help="version, engine in use (compiled or pure Python), plugins and cache",
+        description="Print meteorx's version, which engine runs (METEORX_ENGINE: auto, c "
+        "or python) and the state of every compiled module, the plugins and the user cache.",
+    )
+    info.set_defaults(func=cmd_info)
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -124,4 +131,25 @@ def cmd_languages(args: argparse.Namespace) -> int:
             f"{row['code']:5s} {row['name'][:20]:20s} {row['default']:28s} "
             f"{' '.join(row['stages']):30s} {row['tokens']:20s} {extra or '-'}".rstrip()
         )
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Version, engine (compiled or pure Python, module by module), plugins, cache."""
+    import platform
+    import sys
+
+    from meteorx import __version__, engine
+    from meteorx.registry import get_registry
+    from meteorx.resources import cache_dir
+
+    registry = get_registry()  # imports the plugins, which declare their compiled modules
+    print(f"meteorx {__version__} (Python {platform.python_version()}, {sys.executable})")
+    print(engine.describe())
+    for name, purpose, state in engine.report():
+        print(f"    {name:38s} {state:16s} {purpose}")
+    failed = f", {len(registry.failed)} failed" if registry.failed else ""
+    print(f"plugins: {len(registry.plugins)} loaded{failed} (meteorx plugins lists them)")
+    folder = cache_dir()
+    print(f"user cache: {folder if folder is not None else 'off ($METEORX_CACHE_DIR=off)'}")
     return 0

@@ -21,7 +21,7 @@ from typing import NoReturn, TextIO
 # the command never uses. The command line turns that off unless the user set it.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-from meteorx import __version__
+from meteorx import __version__, engine
 from meteorx.cli.common import EPILOG, ClosedStdout, is_stdout_failure, stdout_failed
 from meteorx.errors import MeteorxError, MeteorxWarning
 
@@ -95,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        engine.requested()  # a bad $METEORX_ENGINE fails here, before any output
         code = int(args.func(args))
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's exit
         return code

@@ -56,7 +56,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from meteorx.cli.common import config_from_args
+    from meteorx.cli.common import config_from_args, report_setup
     from meteorx.cli.evaluate import add_significance, build_report, score_testset, write_report
     from meteorx.formats import read_input
     from meteorx.scorer import Scorer
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_score_args(args)
     scorer = Scorer(config_from_args(args))
+    if args.verbose:
+        report_setup(scorer)
     assume_english = args.preset is None and args.config is None and args.lang is None
     if args.stream:
         from meteorx.streaming import check_stream_args, run_score

@@ -1,22 +1,13 @@
 """The ``--engine compiled|python`` option both fuzz targets take.
 
-``python`` blocks meteorx's compiled modules before meteorx is imported, so every
-fallback runs exactly as in an installation built without a C compiler; ``compiled``
-refuses to run without them.
+It sets ``METEORX_ENGINE`` (``c`` or ``python``) before meteorx is imported: the engine
+seam (:mod:`meteorx.engine`) then runs every pure-Python twin, exactly as an install
+built without a C compiler does, or refuses to run without the compiled modules.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
-COMPILED = (
-    "meteorx._fastpath",
-    "meteorx._paraphrase",
-    "meteorx._transfer",
-    "meteorx.align._fast",
-    "meteorx.tokenizers._norm",
-)
+import os
 
 
 def take_engine_option(argv: list[str]) -> str:
@@ -39,9 +30,5 @@ def take_engine_option(argv: list[str]) -> str:
 
 
 def use_engine(engine: str) -> None:
-    """Make the coming imports of meteorx use ``engine`` (call before importing it)."""
-    if engine == "python":
-        for name in COMPILED:
-            sys.modules[name] = None  # type: ignore[assignment]  # import fails: fallback
-    elif any(importlib.util.find_spec(name) is None for name in COMPILED):
-        raise SystemExit("the C extensions are not built (python setup.py build_ext --inplace)")
+    """Make meteorx run on ``engine`` (call before importing it)."""
+    os.environ["METEORX_ENGINE"] = "c" if engine == "compiled" else "python"

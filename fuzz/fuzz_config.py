@@ -55,13 +55,13 @@ _state: dict[str, Any] = {}
 
 def _setup(engine: str) -> None:
     """Import meteorx (instrumented when called under atheris) with ``engine``'s modules."""
-    import meteorx.scorer as scorer
+    from meteorx import engine as seam
     from meteorx.config import load_config
     from meteorx.errors import ConfigError, MeteorxError
     from meteorx.registry import get_registry
 
-    if engine == "python":  # fuzz/_engine.py blocked the compiled modules
-        assert scorer._fastpath is None, "compiled path still in use"
+    if engine == "python":  # fuzz/_engine.py set METEORX_ENGINE=python
+        assert seam.active() == "python", "compiled path still in use"
     folder = Path(tempfile.mkdtemp(prefix="meteorx-fuzz-config-"))
     (folder / "base.yaml").write_text(BASE, encoding="utf-8")
     _state.update(

@@ -59,6 +59,7 @@ def _setup(engine: str) -> None:
     from meteorx.config import load_config
     from meteorx.errors import ConfigError, MeteorxError
     from meteorx.registry import get_registry
+    from meteorx.scorer import Scorer
 
     if engine == "python":  # fuzz/_engine.py set METEORX_ENGINE=python
         assert seam.active() == "python", "compiled path still in use"
@@ -68,7 +69,7 @@ def _setup(engine: str) -> None:
         engine=engine,
         folder=folder,
         load_config=load_config,
-        Scorer=scorer.Scorer,
+        Scorer=Scorer,
         ConfigError=ConfigError,
         MeteorxError=MeteorxError,
         registry=get_registry(),

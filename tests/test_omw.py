@@ -215,7 +215,7 @@ def test_compiled_index_is_read_not_rebuilt(
     def rebuild(*_: object) -> None:
         raise AssertionError("the compiled OpenWordnet-PT index was rebuilt instead of read")
 
-    monkeypatch.setattr(omw, "_build_index", rebuild)
+    monkeypatch.setattr(omw.index, "_build_index", rebuild)
     index, cache_file = load_index.__wrapped__(*args)
     assert cache_file == matcher.cache_file
     assert index.entries == matcher.index.entries > 70_000

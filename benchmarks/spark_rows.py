@@ -46,9 +46,8 @@ df = df.repartition(partitions).cache()
 df.count()
 from meteorx.spark import corpus_stats, score_rows
 kw = dict(config=preset, language=lang or None, normalize=norm or None)
-from meteorx.api import get_scorer, resolve_config
-width = 7 + 4 * len(get_scorer(resolve_config(preset, language=lang or None,
-                                              normalize=norm or None)).matchers)
+from meteorx.api import build_scorer
+width = 7 + 4 * len(build_scorer(**kw).matchers)
 corpus_stats(score_rows(df.limit(200), **kw), width=width)  # start workers, build scorers
 t = time.monotonic()
 stats = corpus_stats(score_rows(df, **kw), width=width)

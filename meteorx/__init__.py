@@ -21,6 +21,7 @@ __all__ = [
     "MeteorConfig",
     "Scorer",
     "__version__",
+    "build_scorer",
     "compute",
     "corpus_score",
     "load_config",
@@ -28,55 +29,51 @@ __all__ = [
 ]
 
 
-#: Scorers by (preset name or None, language): a preset ships with the package, so the
-#: name alone says the configuration, and a call skips reading and validating its YAML.
-_BY_NAME: dict[tuple[str | None, str | None], Scorer] = {}
+def _shared(config: Any, language: str | None, normalize: str | None) -> Scorer:
+    from meteorx.api import build_scorer
 
-
-def _cached_scorer(config: Any, language: str | None) -> Scorer:
-    """One scorer per distinct validated configuration (shared with ``meteorx.compute``)."""
-    from meteorx.api import _MAX_CACHED, get_scorer
-    from meteorx.defaults import configure
-
-    named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
-    key = (config, language)
-    scorer = _BY_NAME.get(key) if named else None
-    if scorer is None:
-        scorer = get_scorer(configure(config, language=language))
-        if named:
-            if len(_BY_NAME) >= _MAX_CACHED:
-                _BY_NAME.clear()
-            _BY_NAME[key] = scorer
-    return scorer
+    return build_scorer(config, language=language, normalize=normalize, shared=True)
 
 
 def score(
-    hypothesis: TextOrTokens, references: Any, config: Any = None, *, language: str | None = None
+    hypothesis: TextOrTokens,
+    references: Any,
+    config: Any = None,
+    *,
+    language: str | None = None,
+    normalize: str | None = None,
 ) -> SegmentResult:
     """Score one hypothesis against one or more references.
 
     ``config`` is a preset name, a YAML path, a dict or a :class:`MeteorConfig`;
-    ``language`` an ISO 639-1 code. With no ``config``, the language's recommended
-    configuration (English, the default language: ``meteor-1.5-en`` with the jar's
-    ``-norm``; any other: the ``meteorx`` preset for it). Scorers are cached per
-    configuration.
+    ``language`` an ISO 639-1 code; ``normalize`` overrides the normalisation. The
+    defaults are those of :func:`meteorx.compute` and ``meteorx score`` (all three go
+    through :func:`meteorx.api.build_scorer`): with no ``config``, the language's
+    recommended configuration (English, the default language: ``meteor-1.5-en`` with
+    the jar's ``-norm``; any other: the ``meteorx`` preset for it). Scorers are built
+    once per configuration and shared.
     """
-    return _cached_scorer(config, language).segment(hypothesis, references)
+    return _shared(config, language, normalize).segment(hypothesis, references)
 
 
 def corpus_score(
-    hypotheses: Any, references: Any, config: Any = None, *, language: str | None = None
+    hypotheses: Any,
+    references: Any,
+    config: Any = None,
+    *,
+    language: str | None = None,
+    normalize: str | None = None,
 ) -> CorpusResult:
     """Score a whole system (statistics summed over segments); see :func:`score`."""
-    return _cached_scorer(config, language).corpus(hypotheses, references)
+    return _shared(config, language, normalize).corpus(hypotheses, references)
 
 
 def __getattr__(name: str) -> Any:
     # Lazy imports keep ``import meteorx`` (and CLI start-up) fast.
-    if name == "compute":
-        from meteorx.api import compute
+    if name in ("compute", "build_scorer"):
+        from meteorx import api
 
-        return compute
+        return getattr(api, name)
     if name == "Scorer":
         from meteorx.scorer import Scorer
 

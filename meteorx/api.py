@@ -36,26 +36,33 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meteorx.config import MeteorConfig
 from meteorx.defaults import ENGLISH_DEFAULT, ENGLISH_DEFAULT_NORMALIZE, configure
 from meteorx.errors import InputError
-from meteorx.scorer import Scorer
 from meteorx.stats import sum_stats
 
-__all__ = ["DEFAULT_CONFIG", "DEFAULT_NORMALIZE", "compute", "get_scorer", "resolve_config"]
+if TYPE_CHECKING:
+    from meteorx.registry import Registry
+    from meteorx.scorer import Scorer
+
+__all__ = ["DEFAULT_CONFIG", "DEFAULT_NORMALIZE", "build_scorer", "compute"]
 
 #: The configuration used when none is given, and its normalisation.
 DEFAULT_CONFIG = ENGLISH_DEFAULT
 DEFAULT_NORMALIZE = ENGLISH_DEFAULT_NORMALIZE
 
-_SCORERS: dict[str, Scorer] = {}
+#: Shared scorers (``build_scorer(..., shared=True)``) by the validated configuration,
+#: and by the reference itself when it is a preset name (or None): a preset ships with
+#: the package, so the name and overrides say the configuration, and a repeated call
+#: skips reading and validating its YAML.
+_SHARED: dict[Any, Scorer] = {}
 _LOCK = threading.Lock()
-_MAX_CACHED = 16
+_MAX_SHARED = 32
 
 
-def resolve_config(
+def build_scorer(
     config: str | Path | MeteorConfig | dict[str, Any] | None = None,
     *,
     language: str | None = None,
@@ -64,32 +71,48 @@ def resolve_config(
     beta: float | None = None,
     gamma: float | None = None,
     delta: float | None = None,
-) -> MeteorConfig:
-    """The validated configuration: ``config`` with the given fields overridden.
+    registry: Registry | None = None,
+    shared: bool = False,
+) -> Scorer:
+    """The front door: a configuration reference plus overrides -> a :class:`Scorer`.
 
-    With ``config=None`` it is the language's recommended configuration
-    (:func:`meteorx.defaults.configure`): for English (or no language)
-    :data:`DEFAULT_CONFIG` normalised with :data:`DEFAULT_NORMALIZE`, for any other
-    language the ``meteorx`` preset resolved for it.
+    ``config`` is a preset name, a YAML path, a dict, a :class:`MeteorConfig` or
+    ``None`` (the language's recommended configuration: English, the default language,
+    is ``meteor-1.5-en`` with the jar's ``-norm``; any other the ``meteorx`` preset for
+    it). ``language``, ``normalize`` and ``alpha`` .. ``delta`` override it
+    (:func:`meteorx.defaults.configure`, the one place overrides apply). The API, the
+    command line, the ``evaluate`` module, Spark and the compat layers all build their
+    scorers here, so the same arguments give the same numbers everywhere.
+
+    ``shared=True`` returns one scorer per distinct configuration, built once per
+    process (what ``meteorx.score``/``compute`` and Spark's executors use): building
+    loads the resources, scoring with it is thread-compatible.
     """
-    cfg = configure(config, language=language, normalize=normalize)
-    overrides = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}
-    if any(v is not None for v in overrides.values()):
-        cfg = cfg.with_overrides(**overrides)
-    return cfg
+    from meteorx.scorer import Scorer
 
+    def resolved() -> MeteorConfig:
+        return configure(config, language=language, normalize=normalize, alpha=alpha,
+                         beta=beta, gamma=gamma, delta=delta)  # fmt: skip
 
-def get_scorer(config: MeteorConfig) -> Scorer:
-    """A :class:`Scorer` for ``config``, built once per distinct configuration."""
-    key = config.model_dump_json()
+    if not shared or registry is not None:
+        return Scorer(resolved(), registry=registry)
+    named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
+    name_key = (config, language, normalize, alpha, beta, gamma, delta) if named else None
     with _LOCK:
-        scorer = _SCORERS.get(key)
+        scorer = _SHARED.get(name_key)
     if scorer is None:
-        scorer = Scorer(config)
+        cfg = resolved()
+        key = cfg.model_dump_json()
         with _LOCK:
-            if len(_SCORERS) >= _MAX_CACHED:
-                _SCORERS.clear()
-            _SCORERS[key] = scorer
+            scorer = _SHARED.get(key)
+        if scorer is None:
+            scorer = Scorer(cfg)
+        with _LOCK:
+            if len(_SHARED) >= _MAX_SHARED:
+                _SHARED.clear()
+            _SHARED[key] = scorer
+            if name_key is not None:
+                _SHARED[name_key] = scorer
     return scorer
 
 
@@ -151,7 +174,7 @@ def compute(
     refs = _as_references(references, len(predictions))
     if not predictions:
         raise InputError("no predictions to score")
-    cfg = resolve_config(
+    scorer = build_scorer(
         config,
         language=language,
         normalize=normalize,
@@ -159,12 +182,12 @@ def compute(
         beta=beta,
         gamma=gamma,
         delta=delta,
+        shared=True,
     )
-    scorer = get_scorer(cfg)
     results = [scorer.segment(p, r) for p, r in zip(predictions, refs, strict=True)]
     scores = [r.score for r in results]
     if aggregate is None:
-        aggregate = "mean" if getattr(cfg, "system_score", "statistics") == "mean" else "corpus"
+        aggregate = "mean" if scorer.config.system_score == "mean" else "corpus"
     if aggregate == "mean":
         value = sum(scores) / len(scores)
     else:

@@ -1,7 +1,8 @@
 """The recommended configuration for each language: one table, every entry point.
 
-``meteorx score --lang L``, ``meteorx.score(..., language=L)``, ``Scorer(language=L)``
-and ``meteorx.compute(..., language=L)`` all go through :func:`configure`:
+``meteorx score --lang L``, ``meteorx.score(..., language=L)``, ``Scorer(language=L)``,
+``meteorx.compute(..., language=L)`` and Spark all go through :func:`configure` (by way
+of :func:`meteorx.api.build_scorer`, the front door that turns its result into a scorer):
 
 * **English** (and no language at all): ``meteor-1.5-en`` with the jar's ``-norm``
   tokenisation (``normalize: meteor``), what Meteor 1.5's README recommends for raw MT
@@ -117,14 +118,19 @@ def configure(
     *,
     language: str | None = None,
     normalize: str | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    delta: float | None = None,
     hint: str = "pass language= (e.g. language='pt')",
 ) -> MeteorConfig:
-    """The configuration every entry point scores with.
+    """The configuration every entry point scores with: the one place overrides apply.
 
     ``config=None`` picks the language's recommended configuration (English when
     ``language`` is ``None`` too); ``config="meteorx"`` is the per-language preset;
-    anything else is loaded as given, with ``language`` and ``normalize`` overriding
-    it. ``hint`` says how the caller names a language, for the error raised when the
+    anything else is loaded as given. ``language``, ``normalize`` and the parameters
+    ``alpha`` .. ``delta`` then override it (``None`` keeps the configuration's).
+    ``hint`` says how the caller names a language, for the error raised when the
     result names none (``--lang`` on the command line, ``language=`` in Python).
     """
     if config is None or (isinstance(config, str) and config == PER_LANGUAGE_PRESET):
@@ -139,8 +145,16 @@ def configure(
         language = None  # already set, as the ISO code
     else:
         cfg = load_config(config)
-    if language is not None or normalize is not None:
-        cfg = cfg.with_overrides(language=language, normalize=normalize)
+    overrides = {
+        "language": language,
+        "normalize": normalize,
+        "alpha": alpha,
+        "beta": beta,
+        "gamma": gamma,
+        "delta": delta,
+    }
+    if any(value is not None for value in overrides.values()):
+        cfg = cfg.with_overrides(**overrides)
     if cfg.language is None:
         raise ConfigError(
             f"configuration {cfg.name!r} names no language; {hint} or set 'language:' "

@@ -618,7 +618,9 @@ def _worker(  # pragma: no cover - runs in the worker process
         if isinstance(scorer_or_config, Scorer):
             scorer = scorer_or_config
         else:  # a fresh interpreter: build the scorer once
-            scorer = Scorer(scorer_or_config)
+            from meteorx.api import build_scorer
+
+            scorer = build_scorer(scorer_or_config)
     except BaseException as error:  # reported with every task
         failed = error
     while True:

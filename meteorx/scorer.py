@@ -26,6 +26,7 @@ from meteorx.normalize import build_normalizer, unicode_form
 from meteorx.registry import Registry, get_registry
 from meteorx.resources import MissingResource, missing_resources_error
 from meteorx.scoring import Breakdown, Parameters, compute
+from meteorx.signature import signature
 from meteorx.stats import Stats, sum_stats
 from meteorx.types import Alignment, Match, make_record
 
@@ -90,7 +91,8 @@ class Scorer:
         normalize: str | None = None,
         registry: Registry | None = None,
     ) -> None:
-        # The language's recommended configuration when none is given (meteorx.defaults).
+        # The same resolution as the front door (meteorx.api.build_scorer), so
+        # Scorer(ref, language=...) and build_scorer(ref, language=...) agree.
         cfg = configure(config, language=language, normalize=normalize)
         self.config = cfg
         self.registry = registry or get_registry()
@@ -574,8 +576,6 @@ class Scorer:
         if self.config.system_score == "mean" and segments:
             mean = sum(s.score for s in segments) / len(segments)
             breakdown = replace(breakdown, score=mean)
-        from meteorx.signature import signature
-
         return CorpusResult(
             breakdown.score, breakdown, total, tuple(segments), signature(self, refs=refs)
         )

@@ -7,20 +7,40 @@ from object internals, so renaming code never silently changes a signature.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from meteorx import __version__
 from meteorx.normalize import tokenizer_description
 
 if TYPE_CHECKING:
-    from meteorx.scorer import Scorer
+    from meteorx.config import MeteorConfig
+    from meteorx.languages import Language
+    from meteorx.matchers import Matcher
+    from meteorx.registry import Registry
+
+
+class Described(Protocol):
+    """What a signature reads of a scorer (:class:`meteorx.scorer.Scorer` has it all):
+    the signature module needs no scorer, so the scorer can import it."""
+
+    @property
+    def config(self) -> MeteorConfig: ...
+    @property
+    def registry(self) -> Registry: ...
+    @property
+    def language(self) -> Language: ...
+    @property
+    def matchers(self) -> Sequence[Matcher]: ...
+    @property
+    def function_words_id(self) -> str: ...
 
 
 def _num(x: float) -> str:
     return f"{x:g}"
 
 
-def _tokenizer_field(scorer: Scorer) -> list[str]:
+def _tokenizer_field(scorer: Described) -> list[str]:
     """``tok:characters`` when the tokenizer split this language in a way its name does
     not say (text written without spaces split into characters); else nothing."""
     name = scorer.config.normalize.tokenizer
@@ -28,7 +48,7 @@ def _tokenizer_field(scorer: Scorer) -> list[str]:
     return [f"tok:{description}"] if description else []
 
 
-def signature(scorer: Scorer, refs: int | None = None) -> str:
+def signature(scorer: Described, refs: int | None = None) -> str:
     """The one-line signature naming every setting that affects the score."""
     cfg = scorer.config
     stages = ",".join(

@@ -78,9 +78,10 @@ def _payload(cfg: MeteorConfig) -> dict[str, Any]:
 
 def _executor_scorer(payload: dict[str, Any]) -> Any:
     """The worker process's scorer for this configuration (built on first use)."""
-    from meteorx.api import get_scorer
+    from meteorx.api import build_scorer
 
-    return get_scorer(validate_config(payload, source="configuration sent to the executor"))
+    config = validate_config(payload, source="configuration sent to the executor")
+    return build_scorer(config, shared=True)
 
 
 def _text(value: Any) -> str | None:
@@ -137,7 +138,7 @@ def score_rows(
     validated, and its resources loaded once, on the driver first, so a bad
     configuration fails here rather than in every task.
     """
-    from meteorx.api import get_scorer, resolve_config
+    from meteorx.api import build_scorer
 
     functions = _require_pyspark()
     types = _import("pyspark.sql.types")
@@ -154,9 +155,9 @@ def score_rows(
         raise InputError(
             f"column {references!r} must be a string or an array of strings, not {kind}"
         )
-    cfg = resolve_config(config, language=language, normalize=normalize)
-    get_scorer(cfg)  # fail early on the driver (missing resources, unknown language)
-    payload = _payload(cfg)
+    # Built on the driver first: a bad configuration or missing resource fails here.
+    scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
+    payload = _payload(scorer.config)
     schema = types.StructType(
         [
             types.StructField("score", DoubleType()),
@@ -224,7 +225,7 @@ def score(
     With ``persist`` the scored rows are cached, so reading ``result.rows`` afterwards
     does not score again; call ``result.rows.unpersist()`` when done.
     """
-    from meteorx.api import get_scorer, resolve_config
+    from meteorx.api import build_scorer
     from meteorx.signature import signature
 
     rows = score_rows(
@@ -232,10 +233,10 @@ def score(
     )
     if persist:
         rows = rows.persist()
-    scorer = get_scorer(resolve_config(config, language=language, normalize=normalize))
+    scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
     total = corpus_stats(rows, width=7 + 4 * len(scorer.matchers))
     breakdown = scorer.rescore(total)
-    if getattr(scorer.config, "system_score", "statistics") == "mean" and total.segments:
+    if scorer.config.system_score == "mean" and total.segments:
         functions = _require_pyspark()
         mean = rows.agg(functions.avg(functions.col(SCORE_COLUMN))).first()[0]
         breakdown = replace(breakdown, score=float(mean))

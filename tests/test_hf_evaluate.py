@@ -49,10 +49,10 @@ def test_compute_mean_and_single_references() -> None:
 
 
 def test_compute_default_is_the_jar_english_with_norm() -> None:
-    cfg = api.resolve_config()
+    cfg = api.build_scorer().config
     assert cfg.name == "meteor-1.5-en"
     assert cfg.normalize.shorthand == "meteor"
-    assert api.resolve_config("li", language="de").normalize.shorthand == "none"
+    assert api.build_scorer("li", language="de").config.normalize.shorthand == "none"
 
 
 @pytest.mark.wordnet  # meteor-2005 has a synonym stage

@@ -36,13 +36,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from meteorx.api import build_scorer
     from meteorx.cli.common import config_from_args
     from meteorx.errors import InputError
     from meteorx.explain import explain_segment
     from meteorx.inputs import check_length, read_parallel
-    from meteorx.scorer import Scorer
 
-    scorer = Scorer(config_from_args(args))
+    scorer = build_scorer(config_from_args(args))
     hyps, refs = read_parallel(args.hyp, args.ref)
     for path, lines in [(args.hyp, hyps), *zip(args.ref, refs, strict=True)]:
         for number, line in enumerate(lines, 1):

@@ -55,17 +55,17 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from meteorx import significance as sig
+    from meteorx.api import build_scorer
     from meteorx.cli.common import check_writable, config_from_args
     from meteorx.cli.evaluate import extend_signature, score_testset
     from meteorx.errors import output_error
     from meteorx.formats import read_input
     from meteorx.report import SystemSummary, render_report
-    from meteorx.scorer import Scorer
     from meteorx.signature import signature
     from meteorx.stats import sum_stats
 
     check_writable(args.output)
-    scorer = Scorer(config_from_args(args))
+    scorer = build_scorer(config_from_args(args))
     testset = read_input(
         args.input_format,
         args.hyp,

@@ -56,14 +56,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from meteorx.api import build_scorer
     from meteorx.cli.common import config_from_args, report_setup
     from meteorx.cli.evaluate import add_significance, build_report, score_testset, write_report
     from meteorx.formats import read_input
-    from meteorx.scorer import Scorer
     from meteorx.signature import signature
 
     check_score_args(args)
-    scorer = Scorer(config_from_args(args))
+    scorer = build_scorer(config_from_args(args))
     if args.verbose:
         report_setup(scorer)
     assume_english = args.preset is None and args.config is None and args.lang is None

@@ -33,9 +33,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from meteorx.api import build_scorer
 from meteorx.config import MeteorConfig
 from meteorx.errors import InputError, ResourceError
-from meteorx.scorer import Scorer, SegmentResult
+from meteorx.scorer import SegmentResult
 
 __all__ = ["CompatInputError", "Meteor"]
 
@@ -87,7 +88,7 @@ class Meteor:
     ) -> None:
         if config is None:
             config = _default_config()
-        self.scorer = Scorer(config, normalize=normalize)
+        self.scorer = build_scorer(config, normalize=normalize)
         self.lock = threading.Lock()
 
     def method(self) -> str:

@@ -1,0 +1,84 @@
+"""Input and output formats: plain text, TSV, JSONL, WMT SGML, statistics files.
+
+The package has three parts: :mod:`~meteorx.formats.model` (the test set read in, the
+scored systems and report written out, the statistics file's columns),
+:mod:`~meteorx.formats.readers` (inputs; statistics files read back in
+:mod:`~meteorx.formats.stats_file`) and :mod:`~meteorx.formats.writers` (every output).
+The names below are importable from ``meteorx.formats`` itself.
+
+Reading gives a :class:`TestSet`: the hypotheses of one or more systems and the
+references, aligned by segment, with document and segment identifiers when the format
+has them. Writing turns scored systems (:class:`ScoredSystem`) into text, JSON, TSV,
+the jar's ``.scr`` files or a statistics file that ``meteorx combine`` can re-score
+later; every output carries the signature.
+
+Formats
+-------
+``text``
+    One segment a line (the default; several ``--ref`` files = several references).
+``tsv``
+    Tab-separated with a header row naming the columns; ``--hyp-column`` (repeatable:
+    several systems in one table) and ``--ref-column`` (repeatable: several references)
+    pick the columns, ``--doc-column`` and ``--id-column`` optional ones.
+``jsonl``
+    One JSON object a line; same column options. A reference field may also hold a
+    list of strings (several references).
+``sgml``
+    WMT SGML as read by Meteor 1.5's ``-sgml``: ``<tstset setid=…>`` / ``<refset>``,
+    ``<doc sysid=… docid=…>``, ``<seg id=…>``. A test file may hold several systems,
+    a reference file several references (``sysid``). Entities ``&quot; &apos; &lt; &gt;
+    &amp;`` are unescaped, as the jar does.
+"""
+
+from meteorx.formats.model import (
+    STATS_MAGIC,
+    Report,
+    Scored,
+    ScoredSystem,
+    TestSet,
+    document_scores,
+    stats_columns,
+)
+from meteorx.formats.readers import (
+    INPUT_FORMATS,
+    read_input,
+    read_sgml,
+    read_sgml_file,
+    read_table,
+    read_text,
+    unescape_sgml,
+)
+from meteorx.formats.stats_file import StatsFile, read_stats
+from meteorx.formats.writers import (
+    scr_paths,
+    write_json,
+    write_scr,
+    write_stats,
+    write_text,
+    write_tsv,
+)
+
+__all__ = [
+    "INPUT_FORMATS",
+    "STATS_MAGIC",
+    "Report",
+    "Scored",
+    "ScoredSystem",
+    "StatsFile",
+    "TestSet",
+    "document_scores",
+    "read_input",
+    "read_sgml",
+    "read_sgml_file",
+    "read_stats",
+    "read_table",
+    "read_text",
+    "scr_paths",
+    "stats_columns",
+    "unescape_sgml",
+    "write_json",
+    "write_scr",
+    "write_stats",
+    "write_text",
+    "write_tsv",
+]

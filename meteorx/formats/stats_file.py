@@ -1,0 +1,191 @@
+"""Reading statistics back (``meteorx combine``): files written by ``--stats-out``
+(:func:`~meteorx.formats.writers.write_stats`) or by ``--format json``, every row checked
+as counts that could have been counted."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meteorx.errors import InputError
+from meteorx.formats.model import STATS_MAGIC, stats_columns
+from meteorx.formats.readers import load_json
+from meteorx.inputs import read_lines
+from meteorx.scoring import Parameters
+from meteorx.stats import Stats
+
+
+@dataclass
+class StatsFile:
+    """The content of a statistics file."""
+
+    signature: str
+    params: Parameters
+    stage_names: list[str]
+    setid: str | None
+    systems: list[tuple[str, list[Stats]]]
+    seg_ids: list[str]
+    docs: list[str] | None
+
+
+def read_stats(path: str) -> StatsFile:
+    """Read a file written by :func:`write_stats` (or ``score --format json``)."""
+    lines = read_lines(path)
+    if lines and lines[0].lstrip().startswith("{"):
+        return _read_stats_json(path, "\n".join(lines))
+    if not lines or lines[0].strip() != STATS_MAGIC:
+        raise InputError(
+            f"{path} is not a meteorx statistics file (written by 'meteorx score --stats-out')"
+        )
+    meta: dict[str, str] = {}
+    body = []
+    for line in lines[1:]:
+        if line.startswith("# ") and ":" in line:
+            key, _, value = line[2:].partition(":")
+            meta[key.strip()] = value.strip()
+        elif line.strip():
+            body.append(line)
+    if "parameters" not in meta or "signature" not in meta or not body:
+        raise InputError(f"{path}: statistics file without parameters, signature or header")
+    params, stage_names = _params_from_dict(load_json(meta["parameters"], path), path)
+    header = body[0].split("\t")
+    expected = ["system", "document", "segment", *stats_columns(stage_names)]
+    if header != expected:
+        raise InputError(f"{path}: unexpected columns (expected {' '.join(expected)})")
+    systems: dict[str, list[Stats]] = {}
+    ids: dict[str, list[tuple[str, str]]] = {}
+    for number, line in enumerate(body[1:], 2):
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(f"{path}: row {number} has {len(fields)} fields, not {len(header)}")
+        try:
+            values = [float(v) for v in fields[3:]]
+        except ValueError:
+            raise InputError(f"{path}: row {number} has a non-numeric statistic") from None
+        systems.setdefault(fields[0], []).append(
+            checked_stats(values, header[3:], f"{path}, row {number}")
+        )
+        ids.setdefault(fields[0], []).append((fields[1], fields[2]))
+    if not ids:
+        raise InputError(f"{path}: no statistics rows (the scored input had no segments)")
+    keys = list(ids.values())
+    for name, k in ids.items():
+        if k != keys[0]:
+            raise InputError(
+                f"{path}: system {name!r} does not have the same segments as the first"
+            )
+    docs = [d for d, _ in keys[0]]
+    return StatsFile(
+        signature=meta["signature"],
+        params=params,
+        stage_names=stage_names,
+        setid=meta.get("setid"),
+        systems=list(systems.items()),
+        seg_ids=[s for _, s in keys[0]],
+        docs=docs if any(docs) else None,
+    )
+
+
+def checked_stats(values: Sequence[Any], columns: Sequence[str], where: str) -> Stats:
+    """A statistics row as :class:`Stats`, refused unless it could have been counted.
+
+    Every value is a whole number >= 0 (no NaN, infinity, fraction or sign), function
+    words and matches do not exceed the words, and chunks do not exceed matched words:
+    a row that breaks these would print a wrong score without any error.
+    """
+    if len(values) != len(columns):
+        raise InputError(f"{where}: {len(values)} statistics, expected {len(columns)}")
+    for name, value in zip(columns, values, strict=True):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or not 0 <= value <= 1e15
+            or value != int(value)
+        ):
+            raise InputError(
+                f"{where}: {name} = {str(value)[:40]} is not a count (a whole number >= 0)"
+            )
+    stats = Stats.from_list([float(v) for v in values])
+    for side in ("hyp", "ref"):
+        length = getattr(stats, f"{side}_len")
+        checks = [
+            (f"{side}_function", getattr(stats, f"{side}_function")),
+            (f"{side} matches", getattr(stats, f"{side}_matches")),
+            (f"{side}_matched_words", getattr(stats, f"{side}_matched_words")),
+        ]
+        for name, value in checks:
+            if value > length:
+                raise InputError(f"{where}: {name} ({value:g}) exceeds {side}_len ({length:g})")
+    if stats.chunks > min(stats.hyp_matched_words, stats.ref_matched_words):
+        raise InputError(f"{where}: more chunks ({stats.chunks:g}) than matched words")
+    return stats
+
+
+def check_parameters(params: Parameters, where: str) -> None:
+    """α, γ, δ and the weights in [0, 1], β finite and >= 0 (NaN refused)."""
+    ranges = [("alpha", params.alpha), ("gamma", params.gamma), ("delta", params.delta)]
+    ranges += [(f"weight {i + 1}", w) for i, w in enumerate(params.weights)]
+    for name, value in ranges:
+        if not 0.0 <= value <= 1.0:
+            raise InputError(f"{where}: {name} = {value!r} is outside 0..1")
+    if not (math.isfinite(params.beta) and params.beta >= 0.0):
+        raise InputError(f"{where}: beta = {params.beta!r} must be a finite number >= 0")
+
+
+def _params_from_dict(data: Any, path: str) -> tuple[Parameters, list[str]]:
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: the parameters are not a JSON object")
+    fmean = data.get("fmean", "harmonic")
+    if fmean not in ("harmonic", "nltk"):
+        raise InputError(f"{path}: unknown fmean {str(fmean)[:40]!r} (harmonic or nltk)")
+    try:
+        params = Parameters(
+            alpha=float(data["alpha"]),
+            beta=float(data["beta"]),
+            gamma=float(data["gamma"]),
+            delta=float(data["delta"]),
+            weights=tuple(float(w) for w in data["weights"]),
+            perfect_match_rule=bool(data["perfect_match_rule"]),
+            fmean_form=fmean,
+        )
+        stages = [str(s) for s in data["stages"]]
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise InputError(f"{path}: incomplete parameters in the statistics file") from None
+    if len(stages) != len(params.weights):
+        raise InputError(f"{path}: {len(stages)} stages but {len(params.weights)} weights")
+    check_parameters(params, path)
+    return params, stages
+
+
+def _read_stats_json(path: str, text: str) -> StatsFile:
+    data = load_json(text, path)
+    if not isinstance(data, dict) or "parameters" not in data or "signature" not in data:
+        raise InputError(f"{path}: JSON output without 'parameters' and 'signature'")
+    params, stage_names = _params_from_dict(data["parameters"], path)
+    columns = stats_columns(stage_names)
+    try:
+        entries = data.get("systems", [data])
+        systems = []
+        first: list[dict[str, Any]] = []
+        for entry in entries:
+            segs = entry.get("segments")
+            if segs is None:
+                raise InputError(
+                    f"{path}: no segment statistics (was it written with --system-only?)"
+                )
+            first = first or segs
+            if len(segs) != len(first):
+                raise InputError(f"{path}: systems with different numbers of segments")
+            records = [
+                checked_stats(s["stats"], columns, f"{path}, segment {i}")
+                for i, s in enumerate(segs, 1)
+            ]
+            systems.append((str(entry["hyp"]), records))
+        docs = [str(s["document"]) for s in first] if first and "document" in first[0] else None
+        seg_ids = [str(s.get("id", s["segment"])) for s in first]
+    except (KeyError, TypeError, AttributeError):
+        raise InputError(f"{path}: not the JSON output of 'meteorx score'") from None
+    return StatsFile(str(data["signature"]), params, stage_names, None, systems, seg_ids, docs)

@@ -1,0 +1,312 @@
+"""Writing a :class:`~meteorx.formats.model.Report`: text, JSON, TSV, ``.scr``, statistics.
+
+Every output carries the signature. The text and TSV lines are built by small
+functions (:func:`text_segment_line`, :func:`text_system_line`, :func:`tsv_row`) that
+:mod:`meteorx.streaming` writes with too, so a streamed run prints the same bytes as a
+batch run of the same input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from meteorx.errors import output_error
+from meteorx.formats.model import STATS_MAGIC, Report, ScoredSystem, stats_columns
+from meteorx.scoring import Breakdown, Parameters
+
+
+def _num(x: float) -> float | None:
+    """JSON has no NaN: an undefined quantity (nothing matched) is null."""
+    return None if math.isnan(x) else x
+
+
+def breakdown_dict(b: Breakdown) -> dict[str, Any]:
+    return {
+        "score": b.score,
+        "precision": b.precision,
+        "recall": b.recall,
+        "fmean": b.fmean,
+        "fragmentation": _num(b.fragmentation),
+        "penalty": _num(b.penalty),
+    }
+
+
+def interval_dict(interval: Any) -> dict[str, Any]:
+    return {
+        "mean": interval.mean,
+        "lower": interval.lower,
+        "upper": interval.upper,
+        "half_width": interval.half_width,
+        "level": 0.95,
+        "n_bootstrap": interval.n_samples,
+        "seed": interval.seed,
+    }
+
+
+def comparison_dict(result: Any, baseline: str) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "baseline": baseline,
+        "test": "paired-bs" if result.test == "bs" else "paired-ar",
+        "delta": result.delta,
+        "p_value": result.p_value,
+        "n_samples": result.n_samples,
+        "seed": result.seed,
+    }
+    if result.interval is not None:
+        out["confidence"] = interval_dict(result.interval)
+    return out
+
+
+def parameters_dict(params: Parameters, stage_names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "alpha": params.alpha,
+        "beta": params.beta,
+        "gamma": params.gamma,
+        "delta": params.delta,
+        "weights": list(params.weights),
+        "stages": list(stage_names),
+        "perfect_match_rule": params.perfect_match_rule,
+        "fmean": params.fmean_form,
+    }
+
+
+def write_json(report: Report, out: TextIO, system_only: bool = False) -> None:
+    """One JSON object: ``{"hyp", "system", "segments", "signature"}`` for one system,
+    ``{"systems": [...], "signature"}`` for several."""
+    baseline = report.systems[0].name
+
+    def one(s: ScoredSystem) -> dict[str, Any]:
+        system = {**breakdown_dict(s.system.breakdown), "stats": s.system.stats.to_list()}
+        if s.interval is not None:
+            system["confidence"] = interval_dict(s.interval)
+        data: dict[str, Any] = {"hyp": s.name, "system": system}
+        if s.comparison is not None:
+            data["comparison"] = comparison_dict(s.comparison, baseline)
+        if s.documents is not None:
+            data["documents"] = [
+                {"document": d, **breakdown_dict(sc.breakdown), "stats": sc.stats.to_list()}
+                for d, sc in s.documents
+            ]
+        if not system_only:
+            segs = []
+            for i, seg in enumerate(s.segments):
+                item: dict[str, Any] = {"segment": i + 1, **breakdown_dict(seg.breakdown)}
+                if report.docs is not None:
+                    item["document"] = report.docs[i]
+                if report.seg_ids[i] != str(i + 1):
+                    item["id"] = report.seg_ids[i]
+                if s.chunks is not None:
+                    item["chunks"] = s.chunks[i]
+                if s.ref_index is not None:
+                    item["ref_index"] = s.ref_index[i]
+                item["stats"] = seg.stats.to_list()
+                segs.append(item)
+            data["segments"] = segs
+        return data
+
+    data: dict[str, Any] = (
+        one(report.systems[0])
+        if len(report.systems) == 1
+        else {"systems": [one(s) for s in report.systems]}
+    )
+    if report.significance:
+        data["significance"] = report.significance
+    data["parameters"] = parameters_dict(report.params, report.stage_names)
+    data["signature"] = report.signature
+    json.dump(data, out, ensure_ascii=False)
+    out.write("\n")
+
+
+def _f(x: float, p: int) -> str:
+    return "nan" if math.isnan(x) else f"{x:.{p}f}"
+
+
+def write_tsv(report: Report, out: TextIO, precision: int = 6, system_only: bool = False) -> None:
+    """Rows for segments, documents and systems.
+
+    Columns: ``system segment score precision recall fragmentation penalty`` and, when
+    the input has documents, ``document``; with confidence intervals ``ci_lower
+    ci_upper``; with a paired test ``p_value``. Document rows have ``document`` in the
+    segment column, system rows ``system``.
+    """
+    p = precision
+    has_docs = report.docs is not None
+    has_ci = any(s.interval is not None for s in report.systems)
+    has_p = any(s.comparison is not None for s in report.systems)
+    out.write(f"# {report.signature}\n")
+    header = ["system", "segment", "score", "precision", "recall", "fragmentation", "penalty"]
+    header += ["document"] if has_docs else []
+    header += ["ci_lower", "ci_upper"] if has_ci else []
+    header += ["p_value"] if has_p else []
+    out.write("\t".join(header) + "\n")
+
+    def row(name: str, label: str, b: Breakdown, doc: str, extra: list[str]) -> None:
+        cells = [
+            name,
+            label,
+            _f(b.score, p),
+            _f(b.precision, p),
+            _f(b.recall, p),
+            _f(b.fragmentation, p),
+            _f(b.penalty, p),
+        ]
+        cells += [doc] if has_docs else []
+        out.write("\t".join(cells + extra) + "\n")
+
+    blank = [""] * ((2 if has_ci else 0) + (1 if has_p else 0))
+    for s in report.systems:
+        if not system_only:
+            for i, seg in enumerate(s.segments):
+                doc = report.docs[i] if report.docs is not None else ""
+                row(s.name, report.seg_ids[i], seg.breakdown, doc, blank)
+        for d, sc in s.documents or []:
+            row(s.name, "document", sc.breakdown, d, blank)
+        extra = []
+        if has_ci:
+            iv = s.interval or (s.comparison.interval if s.comparison is not None else None)
+            extra += [_f(iv.lower, p), _f(iv.upper, p)] if iv is not None else ["", ""]
+        if has_p:
+            extra += [f"{s.comparison.p_value:.4f}" if s.comparison is not None else ""]
+        row(s.name, "system", s.system.breakdown, "", extra)
+
+
+def write_text(report: Report, out: TextIO, precision: int = 6, system_only: bool = False) -> None:
+    """Human-readable: segment lines, document lines, one line per system, the signature,
+    and a significance table when requested."""
+    p = precision
+    several = len(report.systems) > 1
+    for s in report.systems:
+        if not system_only:
+            for i, seg in enumerate(s.segments, 1):
+                out.write(f"Segment {i} score:\t{_f(seg.score, p)}\n")
+            for d, sc in s.documents or []:
+                out.write(f"Document {d} score:\t{_f(sc.score, p)}\n")
+        b = s.system.breakdown
+        label = f"{s.name}: " if several else ""
+        ci = ""
+        if s.interval is not None:
+            iv = s.interval
+            ci = (
+                f" [95% CI {iv.lower:.{p}f}, {iv.upper:.{p}f}; μ = {iv.mean:.4f} ± "
+                f"{iv.half_width:.4f}]"
+            )
+        out.write(
+            f"{label}METEOR = {_f(s.system.score, p)}{ci}  (P {b.precision:.4f}, "
+            f"R {b.recall:.4f}, Fmean {b.fmean:.4f}, frag {b.fragmentation:.4f}, "
+            f"penalty {b.penalty:.4f}, {len(s.segments)} segments)\n"
+        )
+    if any(s.comparison is not None for s in report.systems):
+        write_significance_table(report, out)
+    out.write(f"{report.signature}\n")
+
+
+def write_significance_table(report: Report, out: TextIO) -> None:
+    """A sacreBLEU-style table: each system against the baseline (the first)."""
+    info = report.significance
+    test = info.get("test", "")
+    n = info.get("n_samples", "")
+    title = (
+        f"Paired bootstrap resampling test with {n} resamples"
+        if test == "paired-bs"
+        else f"Paired approximate randomization test with {n} trials"
+    )
+    width = max(len("Baseline: " + report.systems[0].name), *(len(s.name) for s in report.systems))
+    out.write("\n" + title + f" (seed {info.get('seed')})\n")
+    with_ci = test == "paired-bs" or any(s.interval is not None for s in report.systems)
+    head = "METEOR (μ ± 95% CI)" if with_ci else "METEOR"
+    out.write(f"{'System':>{width}}  {head:<26}  {'delta':>8}  p-value\n")
+    for k, s in enumerate(report.systems):
+        name = f"Baseline: {s.name}" if k == 0 else s.name
+        iv = s.interval
+        if s.comparison is not None and s.comparison.interval is not None:
+            iv = s.comparison.interval
+        if k == 0 and iv is None and report.systems[1:]:
+            other = report.systems[1].comparison
+            iv = other.baseline_interval if other is not None else None
+        cell = f"{s.system.score:.4f}"
+        if with_ci and iv is not None:
+            cell += f" ({iv.mean:.4f} ± {iv.half_width:.4f})"
+        if k == 0 or s.comparison is None:
+            out.write(f"{name:>{width}}  {cell:<26}  {'':>8}  -\n")
+        else:
+            c = s.comparison
+            star = "*" if c.p_value < 0.05 else " "
+            out.write(f"{name:>{width}}  {cell:<26}  {c.delta:>+8.4f}  {c.p_value:.4f}{star}\n")
+    out.write(
+        "p: probability of an absolute score difference at least this large arising by chance\n"
+        "if system and baseline came from the same process; * = p < 0.05 (different, not\n"
+        "necessarily better).\n"
+    )
+
+
+def scr_paths(prefix: str) -> list[str]:
+    """The four files :func:`write_scr` writes."""
+    return [f"{prefix}-{part}" for part in ("seg.scr", "doc.scr", "sys.scr", "signature.txt")]
+
+
+def write_scr(report: Report, prefix: str) -> list[Path]:
+    """Meteor 1.5 ``-sgml`` score files: ``PREFIX-seg.scr``, ``-doc.scr``, ``-sys.scr``.
+
+    Tab-separated ``setid sysid [docid [segid]] score``, documents sorted by id and
+    segments by number, as the jar writes them. The signature goes to
+    ``PREFIX-signature.txt`` (the ``.scr`` format has no place for comments).
+    """
+    setid = report.setid or "-"
+    docs = report.docs or ["-"] * len(report.seg_ids)
+    seg_path, doc_path, sys_path, sig_path = (Path(p) for p in scr_paths(prefix))
+
+    def seg_key(i: int) -> tuple[str, int, str]:
+        sid = report.seg_ids[i]
+        return (docs[i], int(sid) if sid.isdigit() else 0, sid)
+
+    order = sorted(range(len(report.seg_ids)), key=seg_key)
+    seg_lines, doc_lines, sys_lines = [], [], []
+    for s in report.systems:
+        for i in order:
+            seg_lines.append(
+                f"{setid}\t{s.name}\t{docs[i]}\t{report.seg_ids[i]}\t{s.segments[i].score!r}\n"
+            )
+        documents = s.documents or [("-", s.system)]
+        for d, sc in sorted(documents, key=lambda item: item[0]):
+            doc_lines.append(f"{setid}\t{s.name}\t{d}\t{sc.score!r}\n")
+        sys_lines.append(f"{setid}\t{s.name}\t{s.system.score!r}\n")
+    outputs = [
+        (seg_path, seg_lines),
+        (doc_path, doc_lines),
+        (sys_path, sys_lines),
+        (sig_path, [report.signature + "\n"]),
+    ]
+    for path, lines in outputs:
+        try:
+            path.write_text("".join(lines), encoding="utf-8")
+        except OSError as error:
+            raise output_error(path, error) from None
+    return [path for path, _ in outputs]
+
+
+def _g(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def write_stats(report: Report, out: TextIO) -> None:
+    """Segment statistics, one row per system and segment, to re-score later.
+
+    The header comments hold the signature and the parameters (JSON); ``meteorx
+    combine`` sums the rows back into document and system scores.
+    """
+    out.write(f"{STATS_MAGIC}\n")
+    out.write(f"# signature: {report.signature}\n")
+    out.write(f"# parameters: {json.dumps(parameters_dict(report.params, report.stage_names))}\n")
+    if report.setid:
+        out.write(f"# setid: {report.setid}\n")
+    cols = ["system", "document", "segment", *stats_columns(report.stage_names)]
+    out.write("\t".join(cols) + "\n")
+    for s in report.systems:
+        for i, seg in enumerate(s.segments):
+            doc = report.docs[i] if report.docs is not None else ""
+            values = "\t".join(_g(v) for v in seg.stats.to_list())
+            out.write(f"{s.name}\t{doc}\t{report.seg_ids[i]}\t{values}\n")

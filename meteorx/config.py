@@ -7,8 +7,6 @@ declared only here, on the model.
 
 from __future__ import annotations
 
-import re
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -133,20 +131,44 @@ class StageConfig(BaseModel):
         return dict(self.model_extra or {})
 
 
-class AlignerConfig(_Strict):
-    """Which alignment search resolves the candidate matches, and its limits."""
+class AlignerConfig(BaseModel):
+    """Which alignment search resolves the candidate matches, and its options.
+
+    Keys other than ``name`` are the aligner's own options (``beam_size`` of
+    ``meteor-1.5``, ``max_states`` of ``optimal``): its ``Options`` model validates them
+    (:func:`aligner_options`), and only the ones differing from its defaults are kept.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     name: Name = Field("optimal", description="aligner plugin name: optimal, meteor-1.5, nltk")
-    beam_size: Count = Field(40, description="beam width (meteor-1.5 aligner)")
-    max_states: Count = Field(
-        20000,
-        description="optimal aligner: search states before falling back to a greedy search",
-    )
 
     @model_validator(mode="before")
     @classmethod
     def _expand_name(cls, value: Any) -> Any:
         return {"name": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _bounded_options(self) -> AlignerConfig:
+        for key, value in (self.model_extra or {}).items():
+            if len(key) > 100 or (isinstance(value, str) and len(value) > 4096):
+                raise ValueError(f"option {quote(key)} is too long (keys: 100, values: 4096)")
+        return self
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+def aligner_options(
+    aligner: AlignerConfig, model: type[BaseModel], source: str = "configuration"
+) -> BaseModel:
+    """The aligner's options, validated by its ``Options`` model; errors read like the
+    rest of the configuration's (``aligner.beam_size: ... (allowed: ...; got 0)``)."""
+    try:
+        return model.model_validate(aligner.options)
+    except ValidationError as error:
+        raise ConfigError(_format_validation_error(error, source, ("aligner",), model)) from None
 
 
 class MeteorConfig(_Strict):
@@ -211,9 +233,19 @@ _RANGES = {
     "gamma": "0 <= gamma <= 1",
     "delta": "0 <= delta <= 1",
     "weight": "0 <= weight <= 1",
-    "beam_size": "1 <= beam_size <= 2147483647",
-    "max_states": "1 <= max_states <= 2147483647",
 }
+
+
+def _allowed(model: type[BaseModel], field: str) -> str | None:
+    """A field's allowed range, from its bounds (``1 <= beam_size <= 2147483647``)."""
+    info = model.model_fields.get(field)
+    low = high = None
+    for bound in info.metadata if info is not None else ():
+        low = getattr(bound, "ge", low)
+        high = getattr(bound, "le", high)
+    if low is None:
+        return None if high is None else f"{field} <= {high}"
+    return f"{field} >= {low}" if high is None else f"{low} <= {field} <= {high}"
 
 
 #: At most this many problems are listed in one message.
@@ -233,17 +265,25 @@ def describe_error(error: BaseException) -> str:
     return cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
 
 
-def _format_validation_error(error: ValidationError, source: str) -> str:
+def _format_validation_error(
+    error: ValidationError,
+    source: str,
+    prefix: tuple[str, ...] = (),
+    model: type[BaseModel] | None = None,
+) -> str:
+    """One line for a validation error; ``prefix`` is where ``model`` (validating part
+    of the configuration, such as the aligner's options) sits in it."""
     parts = []
     problems = error.errors()
     for item in problems[:_MAX_PROBLEMS]:
-        loc = ".".join(cut(str(p)) for p in item["loc"]) or "(top level)"
+        loc = ".".join(cut(str(p)) for p in (*prefix, *item["loc"])) or "(top level)"
         msg = cut(item["msg"].removeprefix("Value error, "), 4 * QUOTE_LIMIT)
         if item["type"] == "extra_forbidden":
             msg = "unknown key (check the spelling)"
         field = str(item["loc"][-1]) if item["loc"] else ""
-        if field in _RANGES and item["type"] != "extra_forbidden":
-            msg += f" (allowed: {_RANGES[field]}; got {quote(item.get('input'))})"
+        allowed = _RANGES.get(field) if model is None else _allowed(model, field)
+        if allowed is not None and item["type"] != "extra_forbidden":
+            msg += f" (allowed: {allowed}; got {quote(item.get('input'))})"
         parts.append(f"{loc}: {msg}")
     if len(problems) > _MAX_PROBLEMS:
         parts.append(f"and {len(problems) - _MAX_PROBLEMS} more")
@@ -251,17 +291,32 @@ def _format_validation_error(error: ValidationError, source: str) -> str:
 
 
 def validate_config(data: dict[str, Any], source: str = "configuration") -> MeteorConfig:
-    """Validate a plain dict into a :class:`MeteorConfig`, with readable errors."""
+    """Validate a plain dict into a :class:`MeteorConfig`, with readable errors.
+
+    An installed aligner's options are validated too, and kept only where they differ
+    from its defaults (one spelling per configuration); an aligner no plugin provides
+    is the scorer's error.
+    """
+    from meteorx.registry import get_registry
+
     try:
-        return MeteorConfig.model_validate(data)
+        config = MeteorConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(_format_validation_error(error, source)) from None
+    aligner = get_registry().aligners.get(config.aligner.name)
+    if aligner is None:
+        return config
+    options = aligner_options(config.aligner, aligner.Options, source)
+    written = AlignerConfig(name=config.aligner.name, **options.model_dump(exclude_defaults=True))
+    return config if written == config.aligner else config.model_copy(update={"aligner": written})
 
 
 def preset_names() -> list[str]:
-    """Names of the presets shipped with the package."""
-    files = resources.files("meteorx.configs")
-    return sorted(p.name.removesuffix(".yaml") for p in files.iterdir() if p.name.endswith(".yaml"))
+    """Names of the presets (``tuned/NAME`` ones left out): those the plugins register
+    (``meteorx_register_presets``), meteorx's own ``configs/`` folder among them."""
+    from meteorx.registry import get_registry
+
+    return [name for name in get_registry().preset_names() if "/" not in name]
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -340,22 +395,22 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
 
 
 def _preset_text(name: str) -> str:
-    path = resources.files("meteorx.configs").joinpath(f"{name}.yaml")
-    if not path.is_file():
+    """The YAML text of a registered preset (see :func:`preset_names`)."""
+    from meteorx.registry import get_registry
+
+    file = get_registry().presets.get(name)
+    if file is None:
         known = ", ".join(preset_names())
         raise ConfigError(f"unknown preset {name!r}; known presets: {known}")
-    return path.read_text(encoding="utf-8")
-
-
-_PRESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}(/[A-Za-z0-9][A-Za-z0-9_.-]{0,99})?")
+    return file.read_text(encoding="utf-8")
 
 
 def _is_preset(name: str) -> bool:
-    """Whether ``name`` names a shipped preset (``li``, ``tuned/de-en``); never a path
-    outside the presets' folder."""
-    if not _PRESET_NAME.fullmatch(name) or ".." in name:
-        return False
-    return resources.files("meteorx.configs").joinpath(f"{name}.yaml").is_file()
+    """Whether ``name`` names a registered preset (``li``, ``tuned/de-en``): a name,
+    never a path."""
+    from meteorx.registry import get_registry
+
+    return name in get_registry().presets
 
 
 def _read_config_file(path: Path, source: str) -> str:
@@ -433,7 +488,8 @@ def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[st
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """Override top-level keys; nested mappings (normalize, aligner) merge one level deep.
+    """Override top-level keys; nested mappings (normalize, aligner) merge one level deep
+    (an ``aligner`` naming another aligner replaces the base's, options and all).
 
     A ``normalize`` shorthand stands for its fields, so ``normalize: lower`` over a
     preset keeps the preset's Unicode form.
@@ -443,6 +499,13 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
         current = merged.get(key)
         if key == "normalize" and isinstance(current, (str, dict)):
             value, current = _normalize_fields(value), _normalize_fields(current)
+        if (
+            key == "aligner"
+            and isinstance(value, dict)
+            and isinstance(current, dict)
+            and value.get("name", current.get("name")) != current.get("name")
+        ):
+            current = {}  # another aligner: the options were the other one's
         if isinstance(value, dict) and isinstance(current, dict):
             merged[key] = {**current, **value}
         else:

@@ -13,8 +13,15 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from meteorx.matchers import Matcher
-    from meteorx.registry import AlignerFactory, FunctionWordSource, TokenizerFactory
+    from meteorx.registry import (
+        AlignerFactory,
+        FunctionWordSource,
+        ResourceKind,
+        TokenizerFactory,
+    )
 
 hookspec = pluggy.HookspecMarker("meteorx")
 hookimpl = pluggy.HookimplMarker("meteorx")
@@ -34,9 +41,12 @@ def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None
 def meteorx_register_aligners(register: Callable[[str, AlignerFactory], None]) -> None:
     """Register alignment searches by name.
 
-    :param register: ``register(name, factory)``; ``factory(config)`` receives the
-        validated :class:`~meteorx.config.AlignerConfig` and returns an object with
-        ``align(candidates, hyp_len, ref_len, weights) -> Alignment``.
+    :param register: ``register(name, cls)``; ``cls`` provides
+        :class:`meteorx.align.Aligner`: ``cls.Options`` validates the configuration's
+        ``aligner:`` keys other than ``name``, ``cls(options)`` builds the aligner, and
+        the class says what the scorer and tuning may rely on (``uses_weights``,
+        ``identical_first_stage_only``, ``align_prepared``) and what the signature
+        shows (``describe()``).
     """
 
 
@@ -65,4 +75,28 @@ def meteorx_register_function_words(
     :param register: ``register(name, source)``; ``source(language)`` returns a
         ``(words, description)`` pair, or raises :class:`~meteorx.errors.ResourceError`
         when it has no list for that language.
+    """
+
+
+@hookspec
+def meteorx_register_resources(register: Callable[[str, ResourceKind], None]) -> None:
+    """Register the kinds of data the plugin's stages read that meteorx does not ship.
+
+    :param register: ``register(name, kind)`` with a
+        :class:`~meteorx.registry.ResourceKind`: how ``meteorx resources install``
+        names such resources and finds one by name (``spec``), which ones ``meteorx
+        resources list`` shows (``listed``), and which ones a language's stages read
+        with a check of whether they are installed (``needed``, for ``meteorx
+        languages``).
+    """
+
+
+@hookspec
+def meteorx_register_presets(register: Callable[[Traversable], None]) -> None:
+    """Register preset configurations (YAML files, loadable by name).
+
+    :param register: call it with a folder (``importlib.resources.files(...)`` or a
+        :class:`~pathlib.Path`): its ``NAME.yaml`` files are presets ``NAME``, and
+        those in a subfolder ``SUB`` presets ``SUB/NAME``; or with one ``NAME.yaml``
+        file. A preset name registered twice (by any two plugins) is an error.
     """

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
@@ -25,31 +26,75 @@ from meteorx import hookspecs
 from meteorx.errors import MeteorxWarning, PluginError
 
 if TYPE_CHECKING:
-    from meteorx.config import AlignerConfig
+    from importlib.resources.abc import Traversable
+
+    from meteorx.align import Aligner
     from meteorx.languages import Language
     from meteorx.matchers import Matcher
-    from meteorx.types import Alignment, Match
 
 ENTRY_POINT_GROUP = "meteorx"
 
-
-class Aligner(Protocol):
-    """What an aligner factory returns."""
-
-    def align(
-        self,
-        candidates: Sequence[Match],
-        hyp_len: int,
-        ref_len: int,
-        weights: Sequence[float],
-        exact_stages: frozenset[int],
-    ) -> Alignment: ...
-
-
-AlignerFactory = Callable[["AlignerConfig"], Aligner]
+#: What a plugin registers as an aligner: its class (see :class:`meteorx.align.Aligner`).
+AlignerFactory = type["Aligner"]
 Tokenizer = Callable[[str], list[str]]
 TokenizerFactory = Callable[["Language"], Tokenizer]
 FunctionWordSource = Callable[["Language"], tuple[frozenset[str], str]]
+
+
+class Installable(Protocol):
+    """One resource ``meteorx resources install NAME`` can place in the user cache."""
+
+    @property
+    def name(self) -> str: ...  # omw-por
+    @property
+    def filename(self) -> str: ...  # the file installed: wn-data-por.tab
+    @property
+    def url(self) -> str: ...  # its official download address ("" if none)
+    @property
+    def sha256(self) -> str | None: ...  # the pinned checksum, if any
+    @property
+    def description(self) -> str: ...
+    def check(self, path: Path) -> str | None:
+        """``None`` if ``path`` is this resource's file, else a short reason why not."""
+        ...
+
+
+@dataclass(frozen=True)
+class LanguageResource:
+    """A resource one stage reads for one language, as ``meteorx languages`` shows it."""
+
+    stage: str  # the stage (matcher) that reads it: synonym-omw
+    locate: Callable[[], str]  # how it was found here; raises MeteorxError when missing
+    install: str | None = None  # its name for ``meteorx resources install``, if it has one
+
+
+def _no_spec(name: str) -> Installable | None:
+    return None
+
+
+def _none_listed() -> tuple[Installable, ...]:
+    return ()
+
+
+def _none_needed(language: Language) -> tuple[LanguageResource, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class ResourceKind:
+    """A kind of data some stages read and meteorx does not ship (a wordnet, a
+    paraphrase table): what ``meteorx resources`` and ``meteorx languages`` know of it.
+    """
+
+    #: How ``meteorx resources install`` names its resources, for help texts
+    #: (``"omw-<code> for any omw-data wordnet"``); ``None`` if it installs none.
+    names: str | None = None
+    #: The installable resource called ``name``, or ``None`` if it is not of this kind.
+    spec: Callable[[str], Installable | None] = _no_spec
+    #: Those ``meteorx resources list`` shows, installed or not.
+    listed: Callable[[], Iterable[Installable]] = _none_listed
+    #: Those a language's stages read (the check is ``locate``, run on demand).
+    needed: Callable[[Language], Iterable[LanguageResource]] = _none_needed
 
 
 @dataclass
@@ -72,6 +117,8 @@ class Registry:
     aligners: dict[str, AlignerFactory] = field(default_factory=dict)
     tokenizers: dict[str, TokenizerFactory] = field(default_factory=dict)
     function_words: dict[str, FunctionWordSource] = field(default_factory=dict)
+    resources: dict[str, ResourceKind] = field(default_factory=dict)
+    presets: dict[str, Traversable] = field(default_factory=dict)  # name -> its YAML file
     owners: dict[str, str] = field(default_factory=dict)  # "kind:name" -> plugin
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failed: dict[str, PluginInfo] = field(default_factory=dict)  # left out, with the reason
@@ -121,6 +168,18 @@ class Registry:
     def function_word_source(self, name: str) -> FunctionWordSource | None:
         return self.function_words.get(name)
 
+    def preset_names(self) -> list[str]:
+        """The presets: top-level names sorted, then those in subfolders (``tuned/NAME``)."""
+        return sorted(self.presets, key=lambda name: ("/" in name, name))
+
+    def installable(self, name: str) -> Installable | None:
+        """The resource ``meteorx resources install`` knows as ``name``, if any kind has it."""
+        for kind in self.resources.values():
+            spec = kind.spec(name)
+            if spec is not None:
+                return spec
+        return None
+
 
 #: Plugins ``METEORX_PLUGINS`` cannot leave out: the matchers, aligners, tokenizers and
 #: function-word sources every configuration relies on. Nothing works without them, so
@@ -133,6 +192,8 @@ _KIND_ATTR = {
     "aligner": "aligners",
     "tokenizer": "tokenizers",
     "function-words": "function_words",
+    "resource": "resources",
+    "preset": "presets",
 }
 
 _REGISTER_HOOKS = (
@@ -140,6 +201,8 @@ _REGISTER_HOOKS = (
     ("meteorx_register_aligners", "aligner"),
     ("meteorx_register_tokenizers", "tokenizer"),
     ("meteorx_register_function_words", "function-words"),
+    ("meteorx_register_resources", "resource"),
+    ("meteorx_register_presets", "preset"),
 )
 
 
@@ -273,10 +336,38 @@ class _Loader:
 
             return register_matcher
 
+        if kind == "preset":
+
+            def register_presets(source: Traversable) -> None:
+                for name, file in _preset_files(source):
+                    target[claim(name)] = file
+
+            return register_presets
+
         def register(name: str, obj: Any) -> None:
             target[claim(name)] = obj
 
         return register
+
+
+def _preset_files(source: Traversable) -> list[tuple[str, Traversable]]:
+    """A preset file as ``(its name, it)``; a folder as its ``NAME.yaml`` files and, one
+    level down, its ``SUB/NAME.yaml`` files, named ``SUB/NAME``."""
+    if source.is_file():
+        return [(source.name.removesuffix(".yaml"), source)]
+    if not source.is_dir():
+        raise PluginError(f"registers presets from {source}, which does not exist")
+    found: list[tuple[str, Traversable]] = []
+    for entry in source.iterdir():
+        if entry.is_dir():
+            found.extend(
+                (f"{entry.name}/{file.name.removesuffix('.yaml')}", file)
+                for file in entry.iterdir()
+                if file.name.endswith(".yaml") and file.is_file()
+            )
+        elif entry.name.endswith(".yaml"):
+            found.append((entry.name.removesuffix(".yaml"), entry))
+    return sorted(found, key=lambda item: item[0])
 
 
 @cache

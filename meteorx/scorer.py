@@ -10,13 +10,14 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from meteorx.config import MeteorConfig, cut, describe_error, quote
+from meteorx.align import Aligner
+from meteorx.config import MeteorConfig, aligner_options, cut, describe_error, quote
 from meteorx.defaults import configure
 from meteorx.engine import compiled
 from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError
@@ -25,7 +26,7 @@ from meteorx.matchers import KeyMatcher, Matcher, first_bad_span, span_problem
 from meteorx.normalize import build_normalizer, unicode_form
 from meteorx.registry import Registry, get_registry
 from meteorx.resources import MissingResource, missing_resources_error
-from meteorx.scoring import Breakdown, Parameters, compute
+from meteorx.scoring import Breakdown, Parameters, compute, system_score
 from meteorx.signature import signature
 from meteorx.stats import Stats, sum_stats
 from meteorx.types import Alignment, Match, make_record
@@ -37,7 +38,7 @@ _tuple_new = tuple.__new__
 
 
 #: "Word ids" 0 and 1 with their function-word flags: lets the C statistics
-#: (``score_alignment``) take a sentence's function-word flags in place of word ids.
+#: (``alignment_stats``) take a sentence's function-word flags in place of word ids.
 _FLAG_TABLE = bytearray(b"\x00\x01")
 
 #: The word-id table of the key-stage pass is rebuilt past this many distinct words.
@@ -111,19 +112,18 @@ class Scorer:
             raise missing_resources_error(cfg.name, missing)
         self.exact_stages = frozenset(i for i, m in enumerate(self.matchers) if m.is_exact)
         factory = self.registry.aligner(cfg.aligner.name)
-        self.aligner = factory(cfg.aligner)
+        self.aligner: Aligner = factory(aligner_options(cfg.aligner, factory.Options))
         # An aligner may align straight from the matchers' prepared forms (skipping the
         # candidate list) when it knows them; it returns None to use the general path.
-        self._align_prepared = getattr(self.aligner, "align_prepared", None)
+        self._align_prepared = self.aligner.align_prepared
         # ... and may say which stages' prepared forms it reads: the others are skipped
         # (and prepared after all if it ever declines a pair).
-        stages_read = getattr(self.aligner, "prepared_stages", None)
-        read = stages_read(self.matchers) if stages_read is not None else None
+        read = self.aligner.prepared_stages(self.matchers)
         self._preparers: list[Callable[[tuple[str, ...]], Any] | None] = [
             m.prepare if read is None or i in read else None for i, m in enumerate(self.matchers)
         ]
         # Meteor 1.5 aligns identical sentences with its first stage only.
-        self._identical_first_stage_only = cfg.aligner.name == "meteor-1.5"
+        self._identical_first_stage_only = self.aligner.identical_first_stage_only
         # The aligners shipped with meteorx return subsets of the (checked) candidates;
         # any other aligner's result is checked before it is counted (_check_alignment).
         self._aligner_owner = self.registry.owners.get(f"aligner:{cfg.aligner.name}", "?")
@@ -142,8 +142,8 @@ class Scorer:
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
         # The compiled key-stage pass and statistics, when the engine seam runs C.
         self._fastpath = _fastpath = compiled("meteorx._fastpath")
-        # Statistics and formula in C (the same numbers as _stats and compute).
-        self._score_alignment = _fastpath.score_alignment if _fastpath is not None else None
+        # Statistics in C (the same numbers as _stats).
+        self._alignment_stats = _fastpath.alignment_stats if _fastpath is not None else None
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
         # Key stages (KeyMatcher) run in one compiled pass over word ids; see _word_ids.
         self._plans: list[tuple[bool, int] | None] | None = None
@@ -401,23 +401,22 @@ class Scorer:
             alignment = self._align(hyp, hyp_prepared, ref, ref_prepared, n_stages)
         if not self._trust_aligner:
             self._check_alignment(alignment, len(hyp), len(ref))
-        if self._score_alignment is not None:  # the same, in C
+        if self._alignment_stats is not None:  # the same, in C
             fw = self.function_words
             hyp_flags = [int(t.lower() in fw) for t in hyp] if fw else [0] * len(hyp)
             ref_flags = [int(t.lower() in fw) for t in ref] if fw else [0] * len(ref)
-            stats, breakdown = self._score_alignment(
+            stats = self._alignment_stats(
                 alignment.matches,
                 alignment.chunks,
                 len(self.matchers),
                 hyp_flags,
                 ref_flags,
                 _FLAG_TABLE,
-                self.params,
+                self.params.perfect_match_rule,
                 Stats,
-                Breakdown,
             )
-            return stats, breakdown, alignment
-        stats = self._stats(hyp, ref, alignment)
+        else:
+            stats = self._stats(hyp, ref, alignment)
         return stats, compute(stats, self.params), alignment
 
     def _align(
@@ -446,7 +445,7 @@ class Scorer:
         plans = self._plans
         _fastpath = self._fastpath
         assert plans is not None and _fastpath is not None
-        assert self._score_alignment is not None
+        assert self._alignment_stats is not None
         explicit = [
             None if plans[s] else self._spans(s, hyp_prepared[s], ref_prepared[s])
             for s in range(n_stages)
@@ -467,18 +466,17 @@ class Scorer:
         )
         if not self._trust_aligner:
             self._check_alignment(alignment, hyp_len, ref_len)
-        stats, breakdown = self._score_alignment(
+        stats = self._alignment_stats(
             alignment.matches,
             alignment.chunks,
             len(self.matchers),
             hyp_ids,
             ref_ids,
             self._function_word,
-            self.params,
+            self.params.perfect_match_rule,
             Stats,
-            Breakdown,
         )
-        return stats, breakdown, alignment
+        return stats, compute(stats, self.params), alignment
 
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
         fw = self.function_words
@@ -572,10 +570,11 @@ class Scorer:
         """The corpus result of already scored segments; ``refs``, the number of
         references per segment (the most any had), goes into the signature."""
         total = sum_stats(s.stats for s in segments)
-        breakdown = compute(total, self.params)
-        if self.config.system_score == "mean" and segments:
-            mean = sum(s.score for s in segments) / len(segments)
-            breakdown = replace(breakdown, score=mean)
+        breakdown = system_score(
+            self.config.system_score,
+            compute(total, self.params),
+            lambda: (sum(s.score for s in segments), len(segments)),
+        )
         return CorpusResult(
             breakdown.score, breakdown, total, tuple(segments), signature(self, refs=refs)
         )

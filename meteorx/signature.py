@@ -14,6 +14,7 @@ from meteorx import __version__
 from meteorx.normalize import tokenizer_description
 
 if TYPE_CHECKING:
+    from meteorx.align import Aligner
     from meteorx.config import MeteorConfig
     from meteorx.languages import Language
     from meteorx.matchers import Matcher
@@ -32,6 +33,8 @@ class Described(Protocol):
     def language(self) -> Language: ...
     @property
     def matchers(self) -> Sequence[Matcher]: ...
+    @property
+    def aligner(self) -> Aligner: ...
     @property
     def function_words_id(self) -> str: ...
 
@@ -55,11 +58,6 @@ def signature(scorer: Described, refs: int | None = None) -> str:
         f"{stage.stage_name}={m.describe()}:{_num(stage.weight)}"
         for stage, m in zip(cfg.stages, scorer.matchers, strict=True)
     )
-    aligner = cfg.aligner.name
-    if aligner == "meteor-1.5":
-        aligner += f"(beam={cfg.aligner.beam_size})"
-    elif aligner == "optimal":
-        aligner += f"(max_states={cfg.aligner.max_states})"
     fields = [
         "meteorx",
         f"preset:{cfg.name}",
@@ -73,7 +71,7 @@ def signature(scorer: Described, refs: int | None = None) -> str:
         f"g:{_num(cfg.gamma)}",
         f"d:{_num(cfg.delta)}",
         f"fw:{scorer.function_words_id}",
-        f"align:{aligner}",
+        f"align:{scorer.aligner.describe()}",
         f"perfect:{'yes' if cfg.perfect_match_rule else 'no'}",
     ]
     if cfg.fmean != "harmonic":

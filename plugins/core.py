@@ -1,5 +1,6 @@
-"""The core plugin: exact and Snowball-stem matchers, the aligners and the whitespace and
-character tokenizers (function-word sources are the ``function_words`` plugin's)."""
+"""The core plugin: exact and Snowball-stem matchers, the aligners, the whitespace and
+character tokenizers and the presets (function-word sources are the ``function_words``
+plugin's)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,21 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.align.meteor15 import Meteor15Aligner
 from meteorx.align.optimal import OptimalAligner
-from meteorx.config import AlignerConfig
 from meteorx.errors import LanguageError, ResourceError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import KeyMatcher, Matcher, SpanLike
-from meteorx.registry import Aligner, TokenizerFactory
+from meteorx.registry import AlignerFactory, TokenizerFactory
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 #: A word is linked to at most this many occurrences on the other side: the nearest
 #: ones. Only pathological inputs (hundreds of repeats of one word) reach it; it keeps
@@ -179,20 +183,15 @@ def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None
     register(StemMatcher)
 
 
-def _optimal(config: AlignerConfig) -> Aligner:
-    return OptimalAligner(max_states=config.max_states)
-
-
-def _meteor15(config: AlignerConfig) -> Aligner:
-    return Meteor15Aligner(beam_size=config.beam_size)
+@hookimpl
+def meteorx_register_aligners(register: Callable[[str, AlignerFactory], None]) -> None:
+    register("optimal", OptimalAligner)
+    register("meteor-1.5", Meteor15Aligner)
 
 
 @hookimpl
-def meteorx_register_aligners(
-    register: Callable[[str, Callable[[AlignerConfig], Aligner]], None],
-) -> None:
-    register("optimal", _optimal)
-    register("meteor-1.5", _meteor15)
+def meteorx_register_presets(register: Callable[[Traversable], None]) -> None:
+    register(resources.files("meteorx.configs"))  # configs/ in the source tree
 
 
 def _whitespace(language: Language) -> Callable[[str], list[str]]:

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from meteorx import engine
 from meteorx.align import optimal as opt
 from meteorx.align._reference import ReferenceMeteor15Aligner, ReferenceOptimalAligner
-from meteorx.align.meteor15 import Meteor15Aligner
+from meteorx.align.meteor15 import Meteor15Aligner, Meteor15Options
 from meteorx.align.optimal import OptimalAligner
 from meteorx.types import Alignment, Match, count_chunks
 
@@ -39,6 +39,11 @@ pytestmark = pytest.mark.slow  # thousands of hypothesis cases: minutes
 FAST = engine.compiled("meteorx.align._fast")
 needs_fast = pytest.mark.skipif(FAST is None, reason="C extension meteorx.align._fast not built")
 SCALE = 1_000_000
+
+
+def _meteor15(beam: int) -> Meteor15Aligner:
+    return Meteor15Aligner(Meteor15Options(beam_size=beam))
+
 
 Aligner = TypeVar("Aligner", Meteor15Aligner, OptimalAligner)
 Case = tuple[list[Match], int, int, list[float], frozenset[int]]
@@ -127,10 +132,10 @@ def python_twin(make: Callable[[], Aligner]) -> Aligner:
 def test_meteor15_equals_reference(case: Case, beam: int) -> None:
     cands, hyp_len, ref_len, weights, exact = case
     expected = ReferenceMeteor15Aligner(beam).align(cands, hyp_len, ref_len, weights, exact)
-    aligner = Meteor15Aligner(beam)
+    aligner = _meteor15(beam)
     got = aligner.align(cands, hyp_len, ref_len, weights, exact)
     assert same(got, expected)
-    twin = python_twin(lambda: Meteor15Aligner(beam)).align(cands, hyp_len, ref_len, weights, exact)
+    twin = python_twin(lambda: _meteor15(beam)).align(cands, hyp_len, ref_len, weights, exact)
     assert same(twin, expected)
 
 
@@ -141,7 +146,7 @@ def test_meteor15_longer_sentences(case: Case, beam: int) -> None:
     """Longer inputs exercise beam truncation (the bounded heap) in the C version."""
     cands, hyp_len, ref_len, weights, exact = case
     expected = ReferenceMeteor15Aligner(beam).align(cands, hyp_len, ref_len, weights, exact)
-    got = Meteor15Aligner(beam).align(cands, hyp_len, ref_len, weights, exact)
+    got = _meteor15(beam).align(cands, hyp_len, ref_len, weights, exact)
     assert same(got, expected)
 
 
@@ -158,8 +163,8 @@ def test_meteor15_hand_examples() -> None:
         Match(5, 1, 1, 1, 0),
     ]
     args = (cands, 5, 6, [1.0], frozenset({0}))
-    expected = ReferenceMeteor15Aligner(40).align(*args)
-    assert same(Meteor15Aligner(40).align(*args), expected)
+    expected = ReferenceMeteor15Aligner().align(*args)
+    assert same(Meteor15Aligner().align(*args), expected)
     assert expected.matches == (
         Match(0, 1, 2, 1, 0),
         Match(1, 1, 3, 1, 0),
@@ -266,11 +271,11 @@ def test_optimal_longer_sentences(case: Case) -> None:
 # -- malformed and pathological input ----------------------------------------------------
 
 
-@pytest.mark.parametrize("aligner", [Meteor15Aligner(40), OptimalAligner()])
+@pytest.mark.parametrize("aligner", [Meteor15Aligner(), OptimalAligner()])
 def test_malformed_spans_behave_like_reference(aligner: object) -> None:
     bad = [Match(0, 1, 0, 1, 0), Match(5, 1, 0, 1, 0)]  # reference start past the end
     reference = (
-        ReferenceMeteor15Aligner(40)
+        ReferenceMeteor15Aligner()
         if isinstance(aligner, Meteor15Aligner)
         else ReferenceOptimalAligner()
     )
@@ -281,7 +286,7 @@ def test_malformed_spans_behave_like_reference(aligner: object) -> None:
 
 
 @needs_fast
-@pytest.mark.parametrize("aligner", [Meteor15Aligner(40), OptimalAligner()])
+@pytest.mark.parametrize("aligner", [Meteor15Aligner(), OptimalAligner()])
 def test_repeats_of_one_word_are_fast(aligner: Meteor15Aligner | OptimalAligner) -> None:
     n = 500
     cands = [Match(j, 1, i, 1, 0) for j in range(n) for i in range(n)]  # 250,000

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from meteorx import engine as engine_seam
+from meteorx.align import Aligner
 from meteorx.config import MAX_EXTENDS_DEPTH, QUOTE_LIMIT, load_config
 from meteorx.errors import ConfigError, MeteorxError, PluginError
 from meteorx.matchers import Matcher, span_problem
@@ -193,12 +194,12 @@ def test_tokenizer_returning_non_strings_is_a_plugin_error(engine: str, output: 
 def test_aligner_result_is_checked(engine: str, result: Any, problem: str) -> None:
     """A plugin aligner's result is counted in C (or indexes lists): checked first."""
 
-    class Hostile:
-        def __init__(self, config: Any) -> None:
-            pass
-
+    class Hostile(Aligner):
         def align(self, *args: Any) -> Any:
             return result
+
+        def describe(self) -> str:
+            return "hostile"
 
     registry = get_registry()
     registry.aligners["hostile"] = Hostile
@@ -409,23 +410,27 @@ def test_unreadable_config_on_the_command_line_exits_2(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "value", ["1.0e+26", "100000000000000000000000000", "2147483648", "0", "true", "40.0", ".inf"]
 )
-@pytest.mark.parametrize("field", ["beam_size", "max_states"])
-def test_counts_fit_the_compiled_aligners(tmp_path: Path, field: str, value: str) -> None:
+@pytest.mark.parametrize(
+    ("aligner", "field"), [("meteor-1.5", "beam_size"), ("optimal", "max_states")]
+)
+def test_counts_fit_the_compiled_aligners(
+    tmp_path: Path, aligner: str, field: str, value: str
+) -> None:
     """beam_size: 1e26 was an OverflowError in C (and scored on the Python path)."""
     path = tmp_path / "big.yaml"
-    path.write_text(f"extends: li\naligner: {{name: meteor-1.5, {field}: {value}}}\n")
-    with pytest.raises(ConfigError, match=f"aligner.{field}"):
+    path.write_text(f"extends: li\naligner: {{name: {aligner}, {field}: {value}}}\n")
+    with pytest.raises(
+        ConfigError, match=rf"aligner\.{field}: .*\(allowed: 1 <= {field} <= 2147483647"
+    ):
         load_config(str(path))
 
 
-@pytest.mark.parametrize("aligner", ["meteor-1.5", "optimal"])
-def test_largest_counts_score(engine: str, aligner: str) -> None:
+@pytest.mark.parametrize(
+    ("aligner", "field"), [("meteor-1.5", "beam_size"), ("optimal", "max_states")]
+)
+def test_largest_counts_score(engine: str, aligner: str, field: str) -> None:
     limit = 2**31 - 1
-    config = {
-        "extends": "li",
-        "language": "en",
-        "aligner": {"name": aligner, "beam_size": limit, "max_states": limit},
-    }
+    config = {"extends": "li", "language": "en", "aligner": {"name": aligner, field: limit}}
     assert Scorer(config).segment("the cat sat", "the cat sat").score == 1.0
 
 

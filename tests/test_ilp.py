@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meteorx.align.ilp import solve_ilp
-from meteorx.align.optimal import OptimalAligner
+from meteorx.align.optimal import OptimalAligner, OptimalOptions
 from meteorx.errors import MeteorxWarning
 from meteorx.types import Match, count_chunks
 
@@ -100,6 +100,6 @@ def test_without_scipy_the_fallback_warns_naming_the_extra(
         assert solve_ilp(candidates, 2, 1, WEIGHTS) is None  # warned once per process
     # Past the bound, the aligner's answer is the greedy one, flagged.
     repeats = [Match(j, 1, i, 1, 0) for i in range(40) for j in range(40)]
-    result = OptimalAligner(max_states=10).align(repeats, 40, 40, [1.0])
+    result = OptimalAligner(OptimalOptions(max_states=10)).align(repeats, 40, 40, [1.0])
     assert result.optimal is False and len(result.matches) == 40
     ilp._warn_no_scipy.cache_clear()

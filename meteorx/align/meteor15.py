@@ -42,7 +42,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from meteorx.align import Aligner
 from meteorx.align._reference import ReferenceMeteor15Aligner
+from meteorx.config import Count
 from meteorx.engine import compiled
 from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
 
@@ -51,11 +55,24 @@ _rank = itemgetter(0, 1, 2)  # (-cover, chunks, distance)
 _Path = tuple[int, int, int, int, int, int, object]
 
 
-class Meteor15Aligner:
+class Meteor15Options(BaseModel):
+    """Options of the ``meteor-1.5`` aligner."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    beam_size: Count = Field(40, description="beam width (Meteor 1.5's: 40)")
+
+
+class Meteor15Aligner(Aligner):
     """Meteor 1.5's beam search (see the module docstring)."""
 
-    def __init__(self, beam_size: int = 40) -> None:
-        self.beam_size = beam_size
+    Options = Meteor15Options
+    # Its search weighs exact stages 1.0 and the others 0.5, whatever the stage weights.
+    uses_weights = False
+    identical_first_stage_only = True
+
+    def __init__(self, options: Meteor15Options | None = None) -> None:
+        self.beam_size = (options or Meteor15Options()).beam_size
         fast = compiled("meteorx.align._fast")  # the engine seam picks C or Python
         self._search = fast.meteor15 if fast is not None else beam_search
 
@@ -81,6 +98,9 @@ class Meteor15Aligner:
             Alignment, ALIGNMENT_FIELDS, (tuple([candidates[i] for i in chosen]), chunks, True)
         )
         return alignment
+
+    def describe(self) -> str:
+        return f"meteor-1.5(beam={self.beam_size})"
 
 
 def beam_search(

@@ -56,8 +56,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from meteorx.align import Aligner
 from meteorx.align._reference import ReferenceOptimalAligner
 from meteorx.align.ilp import solve_ilp
+from meteorx.config import Count
 from meteorx.engine import compiled
 from meteorx.types import Alignment, Match, count_chunks
 
@@ -68,11 +72,23 @@ _WORK_PER_STATE = 1000
 Value = tuple[int, int, int]  # (coverage, -chunks, -distance), compared lexicographically
 
 
-class OptimalAligner:
+class OptimalOptions(BaseModel):
+    """Options of the ``optimal`` aligner."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_states: Count = Field(
+        20000, description="search states before falling back to an integer programme"
+    )
+
+
+class OptimalAligner(Aligner):
     """Exact search with a documented state bound (see the module docstring)."""
 
-    def __init__(self, max_states: int = 20000) -> None:
-        self.max_states = max_states
+    Options = OptimalOptions
+
+    def __init__(self, options: OptimalOptions | None = None) -> None:
+        self.max_states = (options or OptimalOptions()).max_states
         fast = compiled("meteorx.align._fast")  # the engine seam picks C or Python
         self._search = fast.optimal if fast is not None else optimal_search
 
@@ -102,6 +118,9 @@ class OptimalAligner:
                 matches = tuple(exact)
                 return Alignment(matches, count_chunks(matches), True)
         return Alignment(tuple([candidates[i] for i in chosen]), chunks, optimal)
+
+    def describe(self) -> str:
+        return f"optimal(max_states={self.max_states})"
 
 
 class _TooManyStates(Exception):

@@ -78,7 +78,7 @@ def _forget_omw() -> None:
 
 
 def _forget_paraphrase() -> None:
-    from meteorx.paraphrase_table import clear_loaded
+    from meteorx_plugins.paraphrase.table import clear_loaded
 
     clear_loaded()
 

@@ -36,7 +36,7 @@ _LOAD = """
 import json, resource, sys, time
 if sys.argv[2] == "sha256":
     sys.modules["xxhash"] = None  # import fails: SHA-256 is used
-from meteorx.paraphrase_table import load_table
+from meteorx_plugins.paraphrase.table import load_table
 wall, cpu = time.perf_counter(), time.process_time()
 table = load_table(sys.argv[1])
 print(json.dumps({

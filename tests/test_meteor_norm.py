@@ -1,4 +1,4 @@
-"""Tests for meteorx.tokenizers.meteor_norm (Meteor 1.5 ``-norm`` / ``-norm -noPunct``).
+"""Tests for the ``meteor_norm`` plugin (Meteor 1.5 ``-norm`` / ``-norm -noPunct``).
 
 Every expected output in CASES was produced by the jar itself (``Normalizer.normalizeLine``
 followed by ``toLowerCase`` and whitespace tokenisation, i.e. what the aligner sees) and is
@@ -20,7 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meteorx.tokenizers.meteor_norm import (
+from meteorx_plugins.meteor_norm import norm_tokenizer
+from meteorx_plugins.meteor_norm.tokenizer import (
     NORM_LANGUAGES,
     nonbreaking_prefixes,
     normalize_meteor,
@@ -125,6 +126,8 @@ CASES: list[tuple[str, bool, str, list[str], str]] = [
 )
 def test_cases(language: str, keep: bool, line: str, expected: list[str], why: str) -> None:
     assert normalize_meteor(line, language, keep) == expected, why
+    # the tokenizer scorers use, on the engine in use (the compiled twin by default)
+    assert norm_tokenizer(language, keep)(line) == expected, why
 
 
 @pytest.mark.parametrize(
@@ -266,6 +269,7 @@ def test_matches_jar_on_xray(keep: bool, tmp_path: Path) -> None:
     n = 300
     refs = _java_lines(XRAY_DIR / "xray.reference", n)
     mismatches: list[str] = []
+    tokenize = norm_tokenizer("en", keep)  # on the engine in use
     for system in ("system1", "system2"):
         hyps = _java_lines(XRAY_DIR / f"xray.{system}.hyp", n)
         run_dir = tmp_path / system
@@ -274,9 +278,12 @@ def test_matches_jar_on_xray(keep: bool, tmp_path: Path) -> None:
         assert len(segs) == n
         for i, ((jar_hyp, jar_ref), hyp, ref) in enumerate(zip(segs, hyps, refs, strict=True)):
             for side, jar_toks, text in (("hyp", jar_hyp, hyp), ("ref", jar_ref, ref)):
-                mine = normalize_meteor(text, "en", keep)
-                if mine != jar_toks:
-                    mismatches.append(f"{system} {side} {i + 1}: jar={jar_toks} mine={mine}")
+                mine = tokenize(text)
+                plain = normalize_meteor(text, "en", keep)
+                if mine != jar_toks or plain != jar_toks:
+                    mismatches.append(
+                        f"{system} {side} {i + 1}: jar={jar_toks} mine={mine} python={plain}"
+                    )
     assert not mismatches, "\n".join(mismatches[:10])
 
 
@@ -284,7 +291,7 @@ def test_prefix_lists_read_without_importing_sacremoses_equal_its_api() -> None:
     """The prefix data read straight from the package equals sacremoses' own reader."""
     from sacremoses.corpus import NonbreakingPrefixes
 
-    from meteorx.tokenizers import meteor_norm
+    from meteorx_plugins.meteor_norm import tokenizer as meteor_norm
 
     api = NonbreakingPrefixes()
     for code in ("en", "fr", "de", "es", "ru"):

@@ -1,55 +1,68 @@
-"""The ``-norm`` tokeniser's C twin (``meteorx.tokenizers._norm``) against its plain
-Python definition (``python_normalize_meteor``): the same token lists, line by line.
+"""The ``-norm`` tokeniser's C twin (``meteorx_plugins.meteor_norm._native``) against its
+plain Python definition (the tokenizer built on the Python engine): the same token lists,
+line by line.
 
 Compared on every xray line and on the WMT21 and Portuguese data lines (each skips,
 saying why, without the shared data), for every normalisable language and both
 ``keep_punctuation`` values; on hand-written lines that hit each rule and quirk; with
 prefix tables written here; and on generated lines over an alphabet rich in the
-characters the rules treat specially. Skips when the extension is not built.
+characters the rules treat specially. Skips when the compiled engine does not run (not
+built, or ``METEORX_ENGINE=python``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from meteorx.tokenizers import meteor_norm
-from meteorx.tokenizers.meteor_norm import (
+from meteorx import engine
+from meteorx_plugins.meteor_norm import NATIVE, norm_tokenizer
+from meteorx_plugins.meteor_norm import tokenizer as meteor_norm
+from meteorx_plugins.meteor_norm.tokenizer import (
     NORM_LANGUAGES,
+    language_rules,
     normalize_meteor,
-    python_normalize_meteor,
-    resolve_norm_language,
 )
 from tests.conftest import read_lines, require_data
 
-native = pytest.importorskip("meteorx.tokenizers._norm", reason="C extension not built")
+native = engine.compiled(NATIVE)
+pytestmark = pytest.mark.skipif(
+    native is None, reason=f"{NATIVE} does not run (not built, or METEORX_ENGINE=python)"
+)
 
 KEEPS = (True, False)
 
 
 def c_tokens(line: str, language: str, keep: bool) -> list[str]:
     """The C twin's tokens (asserting it handled the line itself)."""
-    name = resolve_norm_language(language)
-    lang = meteor_norm._LANGS[name]
-    prefixes = dict(meteor_norm.nonbreaking_prefixes(name))
-    tokens = native.tokens(line, lang.apostrophes, prefixes, keep)
+    apostrophes, prefixes = language_rules(language)
+    tokens = native.tokens(line, apostrophes, prefixes, keep)
     assert tokens is not None
     return tokens
 
 
+def python_tokenizer(language: str, keep: bool = True) -> Callable[[str], list[str]]:
+    """The tokenizer built on the pure-Python engine."""
+    with engine.use("python"):
+        return norm_tokenizer(language, keep)
+
+
+def python_normalize_meteor(line: str, language: str = "en", keep: bool = True) -> list[str]:
+    return python_tokenizer(language, keep)(line)
+
+
 def mismatches(lines: list[str], language: str, keep: bool) -> list[str]:
     """Lines where the two differ (with both outputs), at most 5."""
-    name = resolve_norm_language(language)
-    lang = meteor_norm._LANGS[name]
-    prefixes = dict(meteor_norm.nonbreaking_prefixes(name))
+    c_tokenize = norm_tokenizer(language, keep)
+    py_tokenize = python_tokenizer(language, keep)
     bad = []
     for line in lines:
-        c = native.tokens(line, lang.apostrophes, prefixes, keep)
-        py = python_normalize_meteor(line, language, keep)
+        c = c_tokenize(line)
+        py = py_tokenize(line)
         if c != py:
             bad.append(f"{language} keep={keep} {line!r}: C={c} Python={py}")
             if len(bad) == 5:
@@ -202,47 +215,60 @@ def test_prefix_tables_written_here() -> None:
             for apostrophes in ("en", "fr", "other"):
                 for keep in KEEPS:
                     c = native.tokens(line, apostrophes, table_, keep)
-                    py = meteor_norm._python_tokens(line, apostrophes, table_, keep)
+                    py = meteor_norm.tokens(line, apostrophes, table_, keep)
                     assert c == py, (line, table_, apostrophes, keep)
 
 
-def test_other_types_go_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_types_go_to_python() -> None:
     class Text(str):
         pass
 
     assert native.tokens(Text("a b"), "en", {}, True) is None
     assert native.tokens("a b", "en", meteor_norm.nonbreaking_prefixes("en"), True) is None
-    assert normalize_meteor(Text("Mr. Smith.")) == ["mr.", "smith", "."]
-    monkeypatch.setattr(meteor_norm, "_native", None)
-    assert normalize_meteor("Mr. Smith.") == ["mr.", "smith", "."]
+    assert norm_tokenizer("en")(Text("Mr. Smith.")) == ["mr.", "smith", "."]
+    assert python_tokenizer("en")("Mr. Smith.") == ["mr.", "smith", "."]
 
 
-def test_languages_and_tables_come_from_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The C side reads the module's language cache and prefix tables on every call:
-    # None (the Python path) for a language not resolved yet or a table not loaded;
-    # a table swapped in the module (as benchmarks/norm_agreement.py does) is used.
-    languages = {"en": meteor_norm._LANGS["english"]}
-    assert native.normalize("Mr. X", "de", True, languages, {}) is None
-    assert native.normalize("Mr. X", "en", True, languages, {}) is None
-    assert native.normalize("Mr. X", "en", True, languages, {"english": {}}) == ["mr", ".", "x"]
-    assert native.normalize("Mr. X", "en", True, languages, {"english": {"Mr": 1}}) == [
-        "mr.",
-        "x",
-    ]
-    normalize_meteor("warm-up", "de")
+def test_prefix_table_is_taken_when_the_tokenizer_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A table swapped in the module (as benchmarks/norm_agreement.py does) is used by
+    # the tokenizers built afterwards, on both engines, and by normalize_meteor.
     monkeypatch.setitem(meteor_norm._PREFIX_TABLES, "german", {"Mr": 1})
+    for tokenize in (norm_tokenizer("de"), python_tokenizer("de")):
+        assert tokenize("Mr. X") == ["mr.", "x"]
     assert normalize_meteor("Mr. X", "de") == ["mr.", "x"]
     monkeypatch.setitem(meteor_norm._PREFIX_TABLES, "german", {})
-    assert normalize_meteor("Mr. X", "de") == ["mr", ".", "x"]
+    for tokenize in (norm_tokenizer("de"), python_tokenizer("de")):
+        assert tokenize("Mr. X") == ["mr", ".", "x"]
     with pytest.raises(ValueError, match="no -norm normaliser"):
-        normalize_meteor("x", "pt")
+        norm_tokenizer("pt")
 
 
-def test_dispatcher_uses_the_twin() -> None:
+def test_the_engine_is_chosen_when_the_tokenizer_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    tokens = native.tokens
+
+    def spy(line: object, *args: object) -> list[str] | None:
+        calls.append(str(line))
+        return tokens(line, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(native, "tokens", spy)
+    on_c, on_python = norm_tokenizer("en"), python_tokenizer("en")
+    line = "Mr. Smith's U.S. office... 1,000 (ok)!"
+    assert on_python(line) == on_c(line)
+    assert calls == [line]
+
+
+def test_tokenizer_uses_the_twin() -> None:
     line = "Mr. Smith's U.S. office... 1,000 (ok)!"
     for language in NORM_LANGUAGES:
         for keep in KEEPS:
-            assert normalize_meteor(line, language, keep) == c_tokens(line, language, keep)
+            expected = c_tokens(line, language, keep)
+            assert norm_tokenizer(language, keep)(line) == expected
+            assert normalize_meteor(line, language, keep) == expected
 
 
 # --- generated lines ---------------------------------------------------------------------

@@ -18,11 +18,12 @@ import pytest
 
 from meteorx.errors import ConfigError, ResourceError
 from meteorx.languages import resolve_language
-from meteorx.paraphrase_table import clear_loaded, iter_entries, load_table
 from meteorx.scorer import Scorer
 from meteorx.types import Span
-from meteorx_plugins import paraphrase as plugin
-from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions
+from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions, compiler, locate
+from meteorx_plugins.paraphrase import text_format as text
+from meteorx_plugins.paraphrase.table import clear_loaded, load_table
+from meteorx_plugins.paraphrase.text_format import iter_entries
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
@@ -195,9 +196,7 @@ def test_chunk_boundaries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compress: bool, block: int, newline: str
 ) -> None:
     """Groups that span the parser's chunks, sorted and unsorted tables."""
-    import meteorx.paraphrase_table as pt
-
-    monkeypatch.setattr(pt, "_READ_BLOCK", block)
+    monkeypatch.setattr(text, "_READ_BLOCK", block)
     words = ["alpha", "beta gamma", "delta", "epsilon zeta eta"]
     sorted_pairs = [(w, f"{w.split()[0]}{i}") for w in sorted(words) for i in range(5)]
     unsorted_pairs = sorted_pairs[3:] + sorted_pairs[:3]
@@ -351,7 +350,7 @@ def test_missing_path_option(tmp_path: Path) -> None:
 
 
 def test_missing_table_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plugin, "_pycocoevalcap_data", lambda: None)
+    monkeypatch.setattr(locate, "_pycocoevalcap_data", lambda: None)
     with pytest.raises(ResourceError) as info:
         ParaphraseMatcher(ParaphraseOptions(), ENGLISH)
     message = str(info.value)
@@ -361,7 +360,7 @@ def test_missing_table_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_missing_table_other_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plugin, "_pycocoevalcap_data", lambda: None)
+    monkeypatch.setattr(locate, "_pycocoevalcap_data", lambda: None)
     with pytest.raises(ResourceError, match="METEORX_PARAPHRASE_DE"):
         ParaphraseMatcher(ParaphraseOptions(), resolve_language("de"))
 
@@ -369,7 +368,7 @@ def test_missing_table_other_language(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_environment_variables(
     table: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(plugin, "_pycocoevalcap_data", lambda: None)
+    monkeypatch.setattr(locate, "_pycocoevalcap_data", lambda: None)
     monkeypatch.setenv("METEORX_PARAPHRASE_EN", str(table))
     m = ParaphraseMatcher(ParaphraseOptions(), ENGLISH)
     assert m.located.origin == "$METEORX_PARAPHRASE_EN"
@@ -502,7 +501,7 @@ def _random_pairs(seed: int, n: int) -> list[tuple[str, str]]:
 
 
 def _everything(t: object) -> dict[str, dict[str, tuple[str, ...] | int]]:
-    from meteorx.paraphrase_table import ParaphraseTable
+    from meteorx_plugins.paraphrase.table import ParaphraseTable
 
     assert isinstance(t, ParaphraseTable)
     out: dict[str, dict[str, tuple[str, ...] | int]] = {}
@@ -522,28 +521,26 @@ def test_fast_and_general_paths_agree(
 ) -> None:
     """The array-based compiler (sorted tables) gives the same keys, prefixes, flags
     and paraphrase groups as the plain one, whatever the block boundaries."""
-    import meteorx.paraphrase_table as pt
-
-    monkeypatch.setattr(pt, "_READ_BLOCK", block)
+    monkeypatch.setattr(text, "_READ_BLOCK", block)
     pairs = _random_pairs(seed, 60)
     path = write_table(tmp_path / "t.gz", pairs)
     general_calls: list[int] = []
-    plain = pt._general
+    plain = compiler._general
 
     def spy(*args: object) -> None:
         general_calls.append(1)
         plain(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pt, "_general", spy)
+    monkeypatch.setattr(compiler, "_general", spy)
     fast = load_table(path, use_cache=False)
     assert not general_calls  # a sorted table takes the fast path
     clear_loaded()
 
     def no_fast_path(blocks: Iterator[bytes]) -> Iterator[object]:
-        raise pt._Regroup
+        raise compiler._Regroup
         yield  # pragma: no cover
 
-    monkeypatch.setattr(pt, "_scan", no_fast_path)
+    monkeypatch.setattr(compiler, "_scan", no_fast_path)
     general = load_table(path, use_cache=False)
     assert general_calls
     assert fast.meta["keys"] == general.meta["keys"]

@@ -16,9 +16,9 @@ import pytest
 
 from meteorx.errors import ResourceError
 from meteorx.languages import resolve_language
-from meteorx.paraphrase_table import ParaphraseTable
 from meteorx.scorer import Scorer
 from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions, find_paraphrase_table
+from meteorx_plugins.paraphrase.table import ParaphraseTable
 from tests.conftest import read_lines, require_data
 
 Span = tuple[int, int, int, int]

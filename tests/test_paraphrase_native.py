@@ -1,14 +1,16 @@
-"""The paraphrase matcher's C twin (``meteorx._paraphrase``) against its plain Python
-definition (``ParaphraseMatcher.python_prepare`` / ``python_candidates``): the same
-candidate lists, element for element and in order (the scorer's beam search breaks
-ties by candidate order).
+"""The paraphrase matcher's C twin (``meteorx_plugins.paraphrase._native``) against its
+plain Python definition (the matcher built on the Python engine, which runs
+``ParaphraseMatcher.python_prepare`` / ``python_candidates``): the same candidate lists,
+element for element and in order (the scorer's beam search breaks ties by candidate
+order).
 
 Compared on every xray segment with the English table (skips, saying why, without the
 shared data or pycocoevalcap's table), on generated token lists (odd tokens: with
 spaces, empty, repeated, lone surrogates; sentences of 0 and 1 words) with the English
 table and with small tables written here (sorted and unsorted, odd spacing, non-ASCII),
 and with limits small enough that the C side forgets its words, groups and trie steps
-in the middle of a run. Skips when the extension is not built.
+in the middle of a run. Skips when the compiled engine does not run (not built, or
+``METEORX_ENGINE=python``).
 """
 
 from __future__ import annotations
@@ -22,24 +24,43 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from meteorx import engine
 from meteorx.errors import ResourceError
 from meteorx.languages import resolve_language
-from meteorx.paraphrase_table import ParaphraseTable, clear_loaded, load_table
 from meteorx.scorer import Scorer
 from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions, find_paraphrase_table
+from meteorx_plugins.paraphrase.matcher import NATIVE
+from meteorx_plugins.paraphrase.table import clear_loaded, load_table
 from tests.conftest import read_lines, require_data
 
-native = pytest.importorskip("meteorx._paraphrase", reason="C extension not built")
+native = engine.compiled(NATIVE)
+pytestmark = pytest.mark.skipif(
+    native is None, reason=f"{NATIVE} does not run (not built, or METEORX_ENGINE=python)"
+)
 
 ENGLISH = resolve_language("en")
 Tokens = list[str]
+
+#: the Python-engine twin of each table's matchers (by table file)
+_TWINS: dict[str, ParaphraseMatcher] = {}
+
+
+def python_twin(m: ParaphraseMatcher) -> ParaphraseMatcher:
+    """A matcher like ``m`` built on the pure-Python engine (one per table)."""
+    key = str(m.table.path)
+    twin = _TWINS.get(key)
+    if twin is None:
+        with engine.use("python"):
+            twin = _TWINS[key] = ParaphraseMatcher(m.options, m.language)
+        assert twin._native is None
+    return twin
 
 
 def both(m: ParaphraseMatcher, hyp: Tokens, ref: Tokens) -> tuple[list[Any], list[Any]]:
     """(C candidates, Python candidates) of one pair."""
     c = m.candidates(m.prepare(hyp), m.prepare(ref))
-    py = m.python_candidates(m.python_prepare(hyp), m.python_prepare(ref))
-    return c, py
+    py = python_twin(m)
+    return c, py.candidates(py.prepare(hyp), py.prepare(ref))
 
 
 def with_limits(m: ParaphraseMatcher, **limits: int) -> ParaphraseMatcher:
@@ -77,6 +98,7 @@ def xray_tokens() -> tuple[list[tuple[str, ...]], list[list[tuple[str, ...]]]]:
 
 
 def _xray_check(m: ParaphraseMatcher, refs: Any, systems: Any) -> int:
+    py = python_twin(m)
     prepared: dict[tuple[str, ...], Any] = {}
     plain: dict[tuple[str, ...], Any] = {}
     total = 0
@@ -84,9 +106,9 @@ def _xray_check(m: ParaphraseMatcher, refs: Any, systems: Any) -> int:
         for i, (hyp, ref) in enumerate(zip(hyps, refs, strict=True)):
             if ref not in prepared:  # reused across systems, as the scorer does
                 prepared[ref] = m.prepare(ref)
-                plain[ref] = m.python_prepare(ref)
+                plain[ref] = py.prepare(ref)
             c = m.candidates(m.prepare(hyp), prepared[ref])
-            assert c == m.python_candidates(m.python_prepare(hyp), plain[ref]), (s, i)
+            assert c == py.candidates(py.prepare(hyp), plain[ref]), (s, i)
             total += len(c)
     return total
 
@@ -196,7 +218,7 @@ def test_edge_sentences_english(english: ParaphraseMatcher) -> None:
 def test_shared_state_and_fresh_matchers(english: ParaphraseMatcher) -> None:
     """Matchers of one table share its C state; a new one decodes nothing again."""
     again = ParaphraseMatcher(ParaphraseOptions(), ENGLISH)
-    assert again._native is english._native is english.table.native()
+    assert again._native is english._native is english.table.native(native)
     hyp, ref = ["the", "united", "states", "of", "america"], ["the", "us", "of", "america"]
     before = english._native.decoded
     first = english.candidates(english.prepare(hyp), english.prepare(ref))
@@ -302,9 +324,8 @@ def test_small_tables_colliding_hashes(small_matchers: list[ParaphraseMatcher], 
         for a in tokens:
             for b in tokens:
                 hyp, ref = [a, b, a, "b"], [b, a, "a", b, b]
-                assert m.candidates(m.prepare(hyp), m.prepare(ref)) == m.python_candidates(
-                    m.python_prepare(hyp), m.python_prepare(ref)
-                ), (a, b)
+                c, py = both(m, hyp, ref)
+                assert c == py, (a, b)
 
 
 def test_small_limits_small_table(small_matchers: list[ParaphraseMatcher]) -> None:
@@ -314,21 +335,20 @@ def test_small_limits_small_table(small_matchers: list[ParaphraseMatcher]) -> No
     m = ParaphraseMatcher(ParaphraseOptions(path=str(small_matchers[0].table.path)), ENGLISH)
     with_limits(m, max_words=4, max_group_ints=10, max_steps=2)
     ref = [rng.choice(_WORDS) for _ in range(9)]
+    py = python_twin(m)
     prepared = m.prepare(ref)  # kept across resets, like the scorer's reference cache
-    plain = m.python_prepare(ref)
+    plain = py.prepare(ref)
     for _ in range(200):
         hyp = [rng.choice(_SMALL_TOKENS) for _ in range(rng.randint(0, 9))]
         c = m.candidates(m.prepare(hyp), prepared)
-        assert c == m.python_candidates(m.python_prepare(hyp), plain)
+        assert c == py.candidates(py.prepare(hyp), plain)
     assert m._native.generation > 0
 
 
-def test_fallback_without_extension(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_matchers: list[ParaphraseMatcher]
-) -> None:
-    """Without the C state the matcher runs the plain Python (same results)."""
-    monkeypatch.setattr(ParaphraseTable, "native", lambda self: None)
-    m = ParaphraseMatcher(ParaphraseOptions(path=str(small_matchers[0].table.path)), ENGLISH)
+def test_python_engine(small_matchers: list[ParaphraseMatcher]) -> None:
+    """On the Python engine the matcher runs the plain Python (same results)."""
+    with engine.use("python"):
+        m = ParaphraseMatcher(ParaphraseOptions(path=str(small_matchers[0].table.path)), ENGLISH)
     assert m._native is None
     hyp, ref = ["a", "b", "a!"], ["ab", "a", "b"]
     assert m.candidates(m.prepare(hyp), m.prepare(ref)) == small_matchers[0].candidates(
@@ -341,9 +361,9 @@ def test_table_close_releases_the_buffer(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / "t.gz"
     path.write_bytes(gzip.compress(b"0.1\na b\nc\n"))
     table = load_table(path)
-    assert table.native() is not None
+    assert table.native(native) is not None
     table.close()  # would raise BufferError if the C state still held the mapping
-    assert table.native() is None
+    assert table.native(native) is None
     clear_loaded()
 
 
@@ -353,6 +373,5 @@ def test_sentence_of_another_table_is_prepared_again(
     one, other = small_matchers[0], small_matchers[1]
     hyp, ref = ["a", "b", "é", "a"], ["b", "a", "ab", "z", "a"]
     foreign = other.prepare(ref)
-    assert one.candidates(one.prepare(hyp), foreign) == one.python_candidates(
-        one.python_prepare(hyp), one.python_prepare(ref)
-    )
+    _, py = both(one, hyp, ref)
+    assert one.candidates(one.prepare(hyp), foreign) == py

@@ -17,9 +17,10 @@ Only the languages the jar can normalise are accepted (English, Czech, French, G
 Russian, Spanish); for any other language the jar refuses ``-norm`` with "No normalizer
 for language", and :func:`normalize_meteor` raises :class:`ValueError` likewise.
 
-:func:`python_normalize_meteor` is the definition, in plain Python; a compiled twin
-(``meteorx/tokenizers/_norm.pyx``, the same passes as scans over code points, 5-6x
-faster) runs in its place when built, and tests check the two agree.
+This module is the definition, in plain Python (:func:`normalize_meteor`; :func:`tokens`
+is the part the compiled twin ``_native.pyx`` repeats as scans over code points, 5-6x
+faster; tests check the two agree). It imports the standard library only: the plugin
+(``__init__``) builds tokenizers from it and chooses the engine.
 
 The non-breaking prefix lists are the Moses lists. They are read at run time from the
 ``sacremoses`` package (MIT) on first use of a language and then patched to equal the
@@ -38,17 +39,13 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "NORM_LANGUAGES",
+    "language_rules",
     "nonbreaking_prefixes",
     "normalize_meteor",
     "parse_prefix_lines",
-    "python_normalize_meteor",
     "resolve_norm_language",
+    "tokens",
 ]
-
-try:  # the compiled twin of the normaliser (optional, like the aligners' C twins)
-    from meteorx.tokenizers import _norm as _native
-except ImportError:  # pragma: no cover - installs without a C compiler
-    _native = None  # type: ignore[assignment]
 
 # --- character classes (the jar's own ranges, so results match it exactly) -----------
 
@@ -333,6 +330,17 @@ def _lang_for(language: str) -> _Lang:
     return lang
 
 
+def language_rules(language: str) -> tuple[str, dict[str, int]]:
+    """The apostrophe rules (``en``, ``fr`` or ``other``) and non-breaking prefixes of a
+    language (ISO code or jar name), the arguments of :func:`tokens` for it. Raises
+    ``ValueError`` for languages the jar cannot normalise."""
+    lang = _lang_for(language)
+    prefixes = _PREFIX_TABLES.get(lang.name)
+    if prefixes is None:
+        prefixes = _load_prefix_table(lang.name)
+    return lang.apostrophes, prefixes
+
+
 def normalize_meteor(line: str, language: str = "en", keep_punctuation: bool = True) -> list[str]:
     """Tokenise and lower-case one segment exactly as ``meteor-1.5.jar -norm`` does.
 
@@ -340,34 +348,19 @@ def normalize_meteor(line: str, language: str = "en", keep_punctuation: bool = T
     letter or digit in the jar's sense becomes a separator). Returns the tokens the
     aligner sees. Raises ``ValueError`` for languages the jar cannot normalise.
 
-    Runs the compiled twin (``meteorx.tokenizers._norm``) when it is built, else
-    :func:`python_normalize_meteor`, which defines the result.
+    The definition, in plain Python; the ``meteor`` tokenizer (the plugin's
+    ``norm_tokenizer``) gives the same tokens, on the compiled engine when it runs.
     """
-    if _native is not None:
-        # None until the language was resolved and its prefixes loaded (by the Python
-        # path, on the first line of that language), or for a line that is not a str
-        tokens = _native.normalize(line, language, keep_punctuation, _RESOLVED, _PREFIX_TABLES)
-        if tokens is not None:
-            return tokens
-    return python_normalize_meteor(line, language, keep_punctuation)
+    apostrophes, prefixes = language_rules(language)
+    return tokens(line, apostrophes, prefixes, keep_punctuation)
 
 
-def python_normalize_meteor(
-    line: str, language: str = "en", keep_punctuation: bool = True
-) -> list[str]:
-    """:func:`normalize_meteor` in plain Python: the definition its C twin follows."""
-    lang = _lang_for(language)
-    prefixes = _PREFIX_TABLES.get(lang.name)
-    if prefixes is None:
-        prefixes = _load_prefix_table(lang.name)
-    return _python_tokens(line, lang.apostrophes, prefixes, keep_punctuation)
-
-
-def _python_tokens(
-    line: str, apostrophes: str, prefixes: Mapping[str, int], keep_punctuation: bool
+def tokens(
+    line: str, apostrophes: str, prefixes: Mapping[str, int], keep_punctuation: bool = True
 ) -> list[str]:
     """The jar's passes over ``line``, for a language with these apostrophe rules and
-    non-breaking prefixes."""
+    non-breaking prefixes (:func:`language_rules`); the compiled twin's ``tokens`` takes
+    the same arguments."""
     # Most ASCII lines have no character to split off and none of the characters for
     # which str.split()/strip() differ from the jar's StringTokenizer/trim(); lines
     # without the latter may take the str.split() path below.
@@ -402,26 +395,26 @@ def _python_tokens(
     # A word ending in "." keeps its period only if it is a non-breaking prefix, is
     # followed by a lower-case word, or is a numeric-only prefix before a number.
     # Words that contain other periods and a letter (U.S.) lose all their periods.
-    tokens = _FIND_TOKENS(s) if exact else s.split()
+    words = _FIND_TOKENS(s) if exact else s.split()
     if "." in s:
-        last = len(tokens) - 1
-        for j, tok in enumerate(tokens):
+        last = len(words) - 1
+        for j, tok in enumerate(words):
             if tok[-1] != "." or len(tok) < 2:
                 continue
             stem = tok[:-1]
             if "." in stem and _HAS_ALPHA(stem):
-                tokens[j] = tok.replace(".", "")
+                words[j] = tok.replace(".", "")
                 continue
             kind = prefixes.get(stem)
-            nxt = tokens[j + 1][0] if j < last else ""
+            nxt = words[j + 1][0] if j < last else ""
             keep_period = (
                 kind == _NBP_ANY
                 or "a" <= nxt <= "z"
                 or (kind == _NBP_NUMERIC_ONLY and "0" <= nxt <= "9")
             )
             if not keep_period:
-                tokens[j] = stem + " ."
-    s = " ".join(tokens)
+                words[j] = stem + " ."
+    s = " ".join(words)
     if "DOTMULTI" in s:
         while "DOTDOTMULTI" in s:
             s = s.replace("DOTDOTMULTI", "DOTMULTI.")

@@ -1,4 +1,4 @@
-"""First-party plugin `paraphrase`: the ``paraphrase`` matcher (Meteor paraphrase tables).
+"""The ``paraphrase`` matcher (Meteor 1.5's paraphrase tables).
 
 Links a phrase of one sentence to a phrase of the other when a paraphrase table lists
 them as a pair; a link can cover several words on each side ("the united states" ~
@@ -17,8 +17,9 @@ earlier stage already links the same words, and the table's probabilities are ig
 and, within one, in the jar's order (all of step 1, then step 2), which its beam
 search's tie-breaking depends on.
 
-How: the work is done by the C twin ``meteorx._paraphrase`` when it is built (one
-state per loaded table, shared by the scorers of the process): a sentence's phrases
+How: the work is done by the compiled twin ``_native`` (``_native.pyx``) when the engine
+in use runs compiled code (one state per loaded table, shared by the scorers of the
+process): a sentence's phrases
 are found by the trie walk over the compiled table's sorted keys (binary search over
 a word's run of keys; each step (key, next word) is remembered), a phrase's
 paraphrases are decoded once from the loaded table into the hashes of their first two
@@ -35,196 +36,35 @@ paraphrase itself if it has one or two words, else its first two words) among th
 sentence's tokens and bigrams: phrases none of whose keys occur are skipped in one
 C-level pass, the few left are checked word by word. No n-gram sets are built.
 
-Resource: a table in Meteor's format (see :mod:`meteorx.paraphrase_table`), looked up
-in this order: the stage option ``path:``; ``$METEORX_PARAPHRASE_<LANG>`` (ISO code in
-capitals, e.g. ``METEORX_PARAPHRASE_EN``); ``$METEORX_PARAPHRASE_DIR/paraphrase-<lang>.gz``
-(Meteor's file names: ``en``, ``cz``, ``de``, ``es``, ``fr``, ...); the English table
-bundled with the PyPI package ``pycocoevalcap`` (``pycocoevalcap/meteor/data/``). It
-is compiled once into the user cache folder (:mod:`meteorx.paraphrase_table`; about
-2-3 s for the English table on a small machine), and later runs open the compiled
-file in milliseconds. The signature names the table by its SHA-256.
+This module imports meteorx's matcher interface (:mod:`meteorx.matchers`,
+:mod:`meteorx.languages`, :mod:`meteorx.resources`), the engine seam, :mod:`.locate`
+and, when a matcher is built, :mod:`.table` (which pulls in ``numpy``); the compiled
+twin only through :func:`meteorx.engine.compiled`.
 """
 
 from __future__ import annotations
 
-import gzip
-import os
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from importlib.util import find_spec
+from collections.abc import Iterator, Sequence
 from itertools import compress, pairwise, repeat
 from operator import itemgetter, not_
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meteorx.errors import MeteorxError
-from meteorx.hookspecs import hookimpl
+from meteorx.engine import compiled
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
+from meteorx.resources import short_checksum
+from meteorx_plugins.paraphrase.locate import find_paraphrase_table
 
 if TYPE_CHECKING:
-    from meteorx.paraphrase_table import ParaphraseTable
-from meteorx.resources import Located, installed_dir, locate, short_checksum
+    from meteorx_plugins.paraphrase.table import ParaphraseTable
 
-__all__ = [
-    "DIR_ENV",
-    "ParaphraseMatcher",
-    "ParaphraseOptions",
-    "find_paraphrase_table",
-    "language_env_var",
-]
+__all__ = ["NATIVE", "ParaphraseMatcher", "ParaphraseOptions"]
 
-#: Environment variable naming a folder of ``paraphrase-<lang>.gz`` tables.
-DIR_ENV = "METEORX_PARAPHRASE_DIR"
-
-#: Meteor 1.5's file-name codes where they differ from ISO 639-1.
-_METEOR_CODES = {"cs": "cz", "sv": "se"}
-
-
-def language_env_var(language: Language) -> str:
-    """The per-language variable naming a table file, e.g. ``METEORX_PARAPHRASE_EN``."""
-    return f"METEORX_PARAPHRASE_{language.code.upper().replace('-', '_')}"
-
-
-def _file_names(language: Language) -> list[str]:
-    codes = [language.code]
-    meteor = _METEOR_CODES.get(language.code)
-    if meteor:
-        codes.append(meteor)
-    return [f"paraphrase-{code}.gz" for code in codes]
-
-
-def _pycocoevalcap_data() -> Path | None:
-    """``pycocoevalcap/meteor/data`` if the package is installed (it is a namespace
-    package, so its location comes from ``submodule_search_locations``)."""
-    try:
-        spec = find_spec("pycocoevalcap")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for root in spec.submodule_search_locations:
-        folder = Path(root) / "meteor" / "data"
-        if folder.is_dir():
-            return folder
-    return None
-
-
-def _search_list(language: Language) -> Iterator[tuple[Path, str]]:
-    folder = os.environ.get(DIR_ENV, "")
-    if folder:
-        for name in _file_names(language):
-            yield Path(folder).expanduser() / name, f"${DIR_ENV}"
-    installed = installed_dir(resource_name(language))
-    if installed is not None:
-        for name in _file_names(language):
-            yield installed / name, "meteorx resources install"
-    data = _pycocoevalcap_data()
-    if data is not None:
-        for name in _file_names(language):
-            yield data / name, "pycocoevalcap"
-
-
-def _check(path: Path) -> str | None:
-    if not path.exists():
-        return "does not exist"
-    if not path.is_file():
-        return "is not a file"
-    if not os.access(path, os.R_OK):
-        return "is not readable"
-    return None
-
-
-def resource_name(language: Language) -> str:
-    """The table's name for ``meteorx resources install`` (``paraphrase-de``)."""
-    return f"paraphrase-{language.code}"
-
-
-#: Languages whose paraphrase table comes with Meteor 1.5 (English: pycocoevalcap's).
-METEOR15_TABLES = ("cs", "de", "es", "fr", "ru")
-
-
-@dataclass(frozen=True)
-class ParaphraseResource:
-    """A Meteor 1.5 paraphrase table as ``meteorx resources install`` sees it: it has
-    no download address of its own (it is inside the Meteor 1.5 distribution), so it is
-    installed ``--from`` the file or the distribution's ``data`` folder."""
-
-    name: str
-    filename: str
-    description: str
-    url: str = ""
-    sha256: str | None = None
-
-    def check(self, path: Path) -> str | None:
-        try:
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
-                lines = [handle.readline() for _ in range(3)]
-        except (OSError, EOFError, UnicodeDecodeError) as error:
-            return f"is not a gzip-compressed paraphrase table ({error})"
-        if not lines[2]:
-            return "is not a Meteor paraphrase table (probability / phrase / paraphrase lines)"
-        return None
-
-
-def paraphrase_resource(name: str) -> ParaphraseResource | None:
-    """The installable table called ``name`` (``paraphrase-<ISO code>``), if any."""
-    from meteorx.languages import resolve_language
-
-    if not name.startswith("paraphrase-"):
-        return None
-    try:
-        language = resolve_language(name.removeprefix("paraphrase-"))
-    except MeteorxError:
-        return None
-    if language.code == "en":
-        return None  # pycocoevalcap, a dependency, installs it
-    return ParaphraseResource(
-        resource_name(language),
-        _file_names(language)[-1],
-        f"Meteor 1.5's {language.name} paraphrase table",
-    )
-
-
-def known_resources() -> list[ParaphraseResource]:
-    """The tables Meteor 1.5 ships, for ``meteorx resources list``."""
-
-    return [r for c in METEOR15_TABLES if (r := paraphrase_resource(f"paraphrase-{c}"))]
-
-
-def _hint(language: Language) -> str:
-    if language.code == "en":
-        return (
-            "pip install pycocoevalcap (a meteorx dependency; it bundles the English table), "
-            f"or set the stage option 'path:' or ${language_env_var(language)} to a "
-            "Meteor-format paraphrase table"
-        )
-    return (
-        f"install it with: meteorx resources install {resource_name(language)} --from FILE "
-        f"(paraphrase-{_METEOR_CODES.get(language.code, language.code)}.gz from the data "
-        "folder of the Meteor 1.5 distribution), or set the stage option 'path:' or "
-        f"${language_env_var(language)} to a Meteor-format paraphrase table"
-    )
-
-
-def find_paraphrase_table(language: Language, path: str | None = None) -> Located:
-    """Locate the table: ``path`` > ``$METEORX_PARAPHRASE_<LANG>`` >
-    ``$METEORX_PARAPHRASE_DIR`` > pycocoevalcap's bundled table.
-
-    :raises ResourceError: nothing usable found (one line saying how to get a table).
-    """
-    return locate(
-        f"{language.name} paraphrase table",
-        check=_check,
-        explicit=path,
-        env_var=language_env_var(language),
-        search=_search_list(language),
-        hint=_hint(language),
-        install=None if language.code == "en" else resource_name(language),
-        filename=_file_names(language)[-1],
-    )
+#: The compiled twin of the matcher's per-segment work, and what it does (``meteorx info``).
+NATIVE = "meteorx_plugins.paraphrase._native"
+PURPOSE = "the paraphrase matcher"
 
 
 class ParaphraseOptions(BaseModel):
@@ -340,15 +180,16 @@ class ParaphraseMatcher(Matcher):
     def __init__(self, options: BaseModel, language: Language) -> None:
         super().__init__(options, language)
         assert isinstance(options, ParaphraseOptions)
+        fast = compiled(NATIVE, purpose=PURPOSE)  # the engine seam picks C or Python
         self.located = find_paraphrase_table(language, options.path)
         # Imported here: the table module pulls in numpy (for compiling tables), which
         # runs that never use a paraphrase stage should not pay for at start-up.
-        from meteorx.paraphrase_table import load_table
+        from meteorx_plugins.paraphrase.table import load_table
 
         self.table: ParaphraseTable = load_table(self.located.path)
-        #: the compiled twin's state, shared by the scorers of the process (None
-        #: without the C extension: the plain Python below runs instead)
-        self._native: Any = self.table.native()
+        #: the compiled twin's state, shared by the scorers of the process (None on the
+        #: Python engine: the plain Python below runs instead)
+        self._native: Any = None if fast is None else self.table.native(fast)
         #: first word -> (the table's keys starting with it (phrases and their prefixes)
         #: -> index value, the word's own value)
         self._words: dict[str, tuple[dict[str, int], int]] = {}
@@ -440,8 +281,3 @@ class ParaphraseMatcher(Matcher):
             state = "loaded" if self.table.from_cache else "written"
             out["paraphrase cache"] = f"{self.table.cache_path} ({state})"
         return out
-
-
-@hookimpl
-def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
-    register(ParaphraseMatcher)

@@ -1,17 +1,4 @@
-"""Meteor paraphrase tables: reading the gzip text format and a compiled, cached form.
-
-Format (Meteor 1.5's ``paraphrase-<lang>.gz``)
-----------------------------------------------
-UTF-8 text, usually gzip-compressed, in blocks of three lines::
-
-    0.0454...        <- probability (Meteor 1.5 reads and ignores it)
-    000 deaths       <- phrase
-    000 dead         <- paraphrase
-
-Words are separated by spaces. Meteor 1.5 (``ParaphraseTransducer``) keeps every
-block, in file order, as a one-way rule *phrase -> paraphrase*; its matcher applies
-the rules in both directions. The English table shipped by the PyPI package
-``pycocoevalcap`` has 5.27 M blocks and 430 k distinct phrases of 1-7 words, sorted.
+"""Writing a paraphrase table's compiled form (the cache file scoring opens).
 
 Compiled form
 -------------
@@ -30,155 +17,53 @@ its header also records. The file holds these sections:
   over a sentence stops as soon as no phrase can continue (Meteor 1.5 walks a trie);
 * a *directory* from each first word to its run of keys (the words, one per line, and
   ``uint64`` triples: where the run starts and ends in *keys*, and its first key's
-  number), and metadata (in the header) including the SHA-256 of the source file.
 
-Opening the compiled file reads it into memory and verifies its digest (the English
-table is 107 MB: about 50 ms to read, 3 ms to check with XXH3 or 50 ms with SHA-256),
-then decodes the directory only (~17 k first words); a first word's keys are read the
-first time a sentence contains it. The file is read, not mapped, so that truncating or
-rewriting it during a run cannot kill the run (``SIGBUS``) or change its results.
 
 Compiling a sorted table (Meteor's are) works on whole decompressed blocks at once
 with ``numpy`` (line ends, runs of equal phrases and the paraphrase lines are found by
 array operations, not per line) while a thread decompresses the next block (zlib, or
 ISA-L when the optional ``isal`` package is installed), so the English table compiles
 in about the time it takes to decompress it. Other tables (unsorted, odd spacing,
-``\\r`` line ends) take a slower general path with the same result.
 
-Behaviour on malformed input (the jar would misbehave): blank phrase or paraphrase
-lines are dropped (the jar keeps a zero-length paraphrase that matches everywhere); a
-trailing incomplete block is an error (the jar crashes); tabs, form feeds and runs of
-spaces separate words as they do for Java's ``StringTokenizer``.
+This module imports :mod:`.text_format` (the reader), :mod:`meteorx.cache` (the cache
+file format) and :mod:`meteorx.errors`, plus ``numpy``; :mod:`.table` opens what it
+writes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib
-import io
 import os
 import queue
-import re
 import threading
 import time
 import zlib
 from bisect import bisect_left
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import compress, repeat
+from itertools import repeat
 from operator import itemgetter, lshift, or_
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import numpy as np
 
-from meteorx.cache import (
-    CacheError,
-    CacheFile,
-    Writer,
-    cache_path,
-    load,
-    parse,
-    read,
-    replacing,
-)
+from meteorx.cache import Writer
 from meteorx.errors import ResourceError
+from meteorx_plugins.paraphrase.text_format import clean_line, raw_blocks, record_lines
 
-__all__ = [
-    "FORMAT_VERSION",
-    "Group",
-    "ParaphraseTable",
-    "clear_loaded",
-    "compile_table",
-    "fingerprint",
-    "iter_entries",
-    "load_table",
-]
+__all__ = ["CACHE_KIND", "FORMAT_VERSION", "SECTIONS", "compile_table", "fingerprint"]
 
 #: Bump when the compiled layout changes (old cache files are then ignored).
 FORMAT_VERSION = 4
 
 #: The sections of a compiled table, in the order of the native matcher's layout.
-_SECTIONS = ("targets", "offsets", "keys", "values", "directory.words", "directory.runs")
-_GZIP_MAGIC = b"\x1f\x8b"
-_READ_BLOCK = 1 << 20  # compressed bytes per read (about 4.5 MB of text)
-_CACHE_KIND = f"paraphrase-v{FORMAT_VERSION}"
+SECTIONS = ("targets", "offsets", "keys", "values", "directory.words", "directory.runs")
+#: The cache files' kind (:mod:`meteorx.cache`), also their folder's name.
+CACHE_KIND = f"paraphrase-v{FORMAT_VERSION}"
 _T = TypeVar("_T")
-_MAX_GROUPS = 100_000  # decoded paraphrase groups kept in memory (of 430 k in English)
-
-# Java's StringTokenizer (what Meteor 1.5 splits lines with) delimits on " \t\n\r\f".
-_DELIMITERS = re.compile(rb"[ \t\x0c]+")
-_DELIMITERS_STR = re.compile(r"[ \t\x0c]+")
-
-
-def _odd_space(text: str) -> bool:
-    """Whether lines of ``text`` hold a tab, a form feed, two spaces in a row or a space
-    at either end (what Java's ``StringTokenizer`` would read differently)."""
-    return (
-        "\t" in text
-        or "\x0c" in text
-        or "  " in text
-        or "\n " in text
-        or " \n" in text
-        or text.startswith(" ")
-        or text.endswith(" ")
-    )
-
-
-def _inflater() -> Any:
-    """A gzip decompressor: ISA-L's (3-4x faster) when ``isal`` is installed, else zlib's."""
-    try:
-        module: Any = importlib.import_module("isal.isal_zlib")
-        return module.decompressobj(31)
-    except ImportError:
-        return zlib.decompressobj(31)
-
-
-# -- reading the text format -----------------------------------------------------------
-
-
-def _raw_blocks(path: Path, digest: Any) -> Iterator[bytes]:
-    """Decompressed (if gzip) blocks of the file; feeds ``digest`` the file's bytes.
-
-    Concatenated gzip members are read one after the other; bytes after the last
-    member that do not start another one (zero padding) are ignored, as Java's
-    ``GZIPInputStream`` does. A stream cut short is an error.
-    """
-    with open(path, "rb") as handle:
-        inflater = _inflater() if handle.read(2) == _GZIP_MAGIC else None
-        handle.seek(0)
-        block = handle.read(_READ_BLOCK)
-        done = False  # the last member has ended and what follows is not a member
-        pending = b""  # a lone first byte of the next member's header
-        while block:
-            digest.update(block)
-            if inflater is None:
-                yield block
-            elif pending:
-                block = pending + block
-                pending = b""
-            while block and not done and inflater is not None:
-                if inflater.eof:
-                    if len(block) < len(_GZIP_MAGIC):
-                        pending = block
-                        break
-                    if not block.startswith(_GZIP_MAGIC):
-                        done = True
-                        break
-                    inflater = _inflater()
-                out = inflater.decompress(block)
-                if out:
-                    yield out
-                block = inflater.unused_data if inflater.eof else b""
-            block = handle.read(_READ_BLOCK)
-        if inflater is not None:
-            tail = inflater.flush()
-            if tail:
-                yield tail
-            if not inflater.eof:
-                raise ResourceError(f"paraphrase table {path} is truncated (incomplete gzip data)")
 
 
 def _threaded(items: Iterator[_T], name: str) -> Generator[_T, None, None]:
@@ -217,66 +102,6 @@ def _threaded(items: Iterator[_T], name: str) -> Generator[_T, None, None]:
             while True:  # unblock a producer waiting on a full queue
                 channel.get_nowait()
         worker.join(timeout=10)
-
-
-def _record_lines(blocks: Iterator[bytes]) -> Generator[list[bytes], None, None]:
-    """The lines of the text, in lists of whole 3-line blocks (one list per input block).
-
-    Line ends are those of Java's ``readLine`` (``\\n``, ``\\r\\n`` or ``\\r``). Each block
-    is split once; only the unfinished line at its end is carried over.
-    """
-    carry = b""  # the unfinished last line of the previous block
-    pending: list[bytes] = []  # finished lines not yet making a whole block
-    held_cr = False  # the previous block ended with "\r" (maybe half of "\r\n")
-    for block in blocks:
-        if held_cr:
-            block = b"\r" + block
-            held_cr = False
-        if b"\r" in block:
-            if block.endswith(b"\r"):
-                block, held_cr = block[:-1], True
-            block = block.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        lines = block.split(b"\n")
-        if carry:
-            lines[0] = carry + lines[0]
-        carry = lines.pop()
-        if pending:
-            lines[:0] = pending
-        whole = len(lines) - len(lines) % 3
-        pending = lines[whole:]
-        del lines[whole:]
-        if lines:
-            yield lines
-    if held_cr:
-        pending.append(carry)
-        carry = b""
-    if carry:
-        pending.append(carry)
-    if any(line.strip() for line in pending):
-        if len(pending) != 3:
-            raise ResourceError(
-                "paraphrase table is truncated: its last block does not have the three "
-                "lines probability / phrase / paraphrase"
-            )
-        yield pending  # a last block without a final newline
-
-
-def _clean_line(line: bytes) -> bytes:
-    return b" ".join(_DELIMITERS.split(line.strip(b" \t\x0c")))
-
-
-def iter_entries(path: str | os.PathLike[str]) -> Iterator[tuple[str, str, str]]:
-    """Every block of a table as ``(probability, phrase, paraphrase)`` text, in file order.
-
-    A plain reader for inspection and tests (words are single-space separated); scoring
-    uses the compiled form.
-    """
-    for chunk in _record_lines(_raw_blocks(Path(path), hashlib.sha256())):
-        lines = [_clean_line(line).decode("utf-8", "replace") for line in chunk]
-        yield from zip(lines[0::3], lines[1::3], lines[2::3], strict=True)
-
-
-# -- compiling -------------------------------------------------------------------------
 
 
 class _Regroup(Exception):
@@ -594,7 +419,7 @@ class _Builder:
             "max_phrase_words": self.longest,
             "compile_seconds": round(time.perf_counter() - started, 3),
         }
-        writer.finish(_CACHE_KIND, key, meta)
+        writer.finish(CACHE_KIND, key, meta)
         return meta
 
 
@@ -693,8 +518,8 @@ def _general(chunks: Iterable[list[bytes]], builder: _Builder) -> None:
     for lines in chunks:
         builder.entries += len(lines) // 3
         for phrase, target in zip(lines[1::3], lines[2::3], strict=True):
-            phrase = _clean_line(phrase)
-            target = _clean_line(target)
+            phrase = clean_line(phrase)
+            target = clean_line(target)
             if phrase and target:
                 groups.setdefault(phrase.decode("utf-8", "replace"), []).append(target)
     keys = sorted(groups, key=_run_order)
@@ -732,7 +557,7 @@ def compile_table(
     builder = _Builder(out, base)
     digest = hashlib.sha256()
     # three threads: decompress, scan (the array work), index (here)
-    fast = _threaded(_scan(_threaded(_raw_blocks(source, digest), "inflate")), "scan")
+    fast = _threaded(_scan(_threaded(raw_blocks(source, digest), "inflate")), "scan")
     general: Generator[bytes, None, None] | None = None
     try:
         try:
@@ -748,8 +573,8 @@ def compile_table(
             fast.close()
             builder = _Builder(out, base)
             digest = hashlib.sha256()
-            general = _threaded(_raw_blocks(source, digest), "inflate")
-            _general(_record_lines(general), builder)
+            general = _threaded(raw_blocks(source, digest), "inflate")
+            _general(record_lines(general), builder)
     except (OSError, zlib.error, EOFError) as error:
         raise ResourceError(f"cannot read paraphrase table {source}: {error}") from error
     finally:
@@ -772,309 +597,3 @@ def fingerprint(path: str | os.PathLike[str]) -> str:
             handle.seek(stat.st_size - 8)
             digest.update(handle.read(8))
     return digest.hexdigest()[:32]
-
-
-# -- the loaded table ------------------------------------------------------------------
-
-#: A phrase's paraphrases (words separated by single spaces): in table order, as a
-#: set, and the most words in one of them.
-Group = tuple[tuple[str, ...], frozenset[str], int]
-
-
-class ParaphraseTable:
-    """A compiled paraphrase table: phrase -> paraphrases, in the source file's order.
-
-    Build it with :func:`load_table`. A first word's keys are read on first use and
-    kept (in :attr:`index`); decoded paraphrase groups are kept in a bounded cache.
-    """
-
-    def __init__(
-        self,
-        data: bytes,
-        layout: tuple[int, ...],
-        directory: dict[str, Any],
-        meta: dict[str, Any],
-        *,
-        path: Path,
-        cache_path: Path | None,
-        from_cache: bool,
-        load_seconds: float,
-    ) -> None:
-        self._data = data
-        self._view = memoryview(data)
-        self._targets_at = layout[0]
-        self._offsets = self._view[layout[2] : layout[2] + layout[3]].cast("Q")
-        self._keys_at = layout[4]
-        self._values = self._view[layout[6] : layout[6] + layout[7]].cast("Q")
-        self._directory = directory
-        self._layout = layout
-        self._native: Any = None
-        self._native_tried = False
-        self.meta = meta
-        self.path = path
-        self.cache_path = cache_path
-        self.from_cache = from_cache
-        self.load_seconds = load_seconds
-        self.max_phrase_words = int(meta["max_phrase_words"])
-        #: every key (phrase or prefix) of the first words read so far -> its value
-        #: (``group << 1 | more``; see :meth:`occurrences`).
-        self.index: dict[str, int] = {}
-        #: word -> the value of the one-word key (0: no phrase starts with the word),
-        #: for every word looked up so far.
-        self.firsts: dict[str, int] = {}
-        #: index value -> decoded paraphrases (a bounded cache; see :meth:`group`).
-        self.groups: dict[int, Group] = {}
-
-    @property
-    def sha256(self) -> str:
-        """SHA-256 of the source table file."""
-        return str(self.meta["sha256"])
-
-    @property
-    def entries(self) -> int:
-        """Number of probability / phrase / paraphrase blocks in the file."""
-        return int(self.meta["entries"])
-
-    def __len__(self) -> int:
-        return int(self.meta["phrases"])
-
-    def __repr__(self) -> str:
-        return (
-            f"<ParaphraseTable {self.path} sha256:{self.sha256[:12]} "
-            f"{len(self)} phrases, {self.entries} entries>"
-        )
-
-    def _read_keys(self, word: str) -> dict[str, int]:
-        entry = self._directory.get(word)
-        if entry is None:
-            return {}
-        at = self._keys_at
-        runs = entry if isinstance(entry, list) else [entry]
-        sub: dict[str, int] = {}
-        for start, end, first in runs:
-            keys = self._data[at + start : at + end].decode("utf-8").split("\n")
-            values = self._values[first : first + len(keys)].tolist()
-            if not sub:
-                sub = dict(zip(keys, values, strict=True))
-                continue
-            for key, value in zip(keys, values, strict=True):  # one word in several runs
-                sub[key] = sub.get(key, 0) | value
-        return sub
-
-    def first_word_index(self, word: str) -> dict[str, int]:
-        """The keys starting with ``word`` (phrases and prefixes of phrases) -> value."""
-        return self._read_keys(word)
-
-    def load_word(self, word: str) -> int:
-        """Read the keys starting with ``word`` into :attr:`index` (if not done yet);
-        return the value of ``word`` itself (0 if no phrase starts with it)."""
-        value = self.firsts.get(word)
-        if value is None:
-            sub = self._read_keys(word)
-            if sub:
-                self.index.update(sub)
-            value = self.firsts[word] = sub.get(word, 0)
-        return value
-
-    def targets(self, value: int) -> tuple[str, ...]:
-        """The paraphrases of the phrase whose index value is ``value``, decoded (not
-        kept; :meth:`group` keeps them)."""
-        group = (value >> 1) - 1
-        start = self._targets_at + self._offsets[group]
-        stop = self._targets_at + self._offsets[group + 1]
-        text = self._data[start:stop].decode("utf-8", "replace")
-        lines = text.split("\n")
-        if lines and not lines[-1]:
-            lines.pop()  # after the final line end
-        if "" in lines:  # blank paraphrase lines
-            lines = [t for t in lines if t]
-        if _odd_space(text):
-            lines = [" ".join(_DELIMITERS_STR.split(t.strip(" \t\x0c"))) for t in lines]
-            lines = [t for t in lines if t]
-        return tuple(lines)
-
-    def group(self, value: int) -> Group:
-        """The paraphrases of the phrase whose index value is ``value`` (see
-        :meth:`lookup`; values come from :meth:`occurrences`), decoded once and kept."""
-        found = self.groups.get(value)
-        if found is None:
-            targets = self.targets(value)
-            most = 1 + max(map(str.count, targets, repeat(" "))) if targets else 0
-            if len(self.groups) >= _MAX_GROUPS:
-                self.groups.clear()
-            found = self.groups[value] = (targets, frozenset(targets), most)
-        return found
-
-    def lookup(self, phrase: str) -> int:
-        """The index value of ``phrase`` (see :meth:`group`): 0 if it is no phrase."""
-        self.load_word(phrase.partition(" ")[0])
-        value = self.index.get(phrase, 0)
-        return value if value > 1 else 0
-
-    def paraphrases(self, phrase: str) -> tuple[str, ...]:
-        """The paraphrases listed for ``phrase`` (single-space separated words), in order."""
-        value = self.lookup(phrase)
-        return self.group(value)[0] if value else ()
-
-    def heads(self, tokens: Sequence[str]) -> list[int]:
-        """The value of each token as a one-word key (0 if no phrase starts with it),
-        reading the keys of first words not seen before."""
-        heads: list[int | None] = list(map(self.firsts.get, tokens))
-        if None in heads:
-            load = self.load_word
-            heads = [
-                load(token) if value is None else value
-                for token, value in zip(tokens, heads, strict=True)
-            ]
-        return heads  # type: ignore[return-value]
-
-    def occurrences(self, tokens: Sequence[str]) -> list[tuple[int, int, int]]:
-        """Every phrase of the table in ``tokens``: ``(start, words, index value)``.
-
-        Ordered by start, then length: the order Meteor 1.5's trie walk reports them.
-        """
-        found: list[tuple[int, int, int]] = []
-        heads = self.heads(tokens)
-        get = self.index.get
-        n = len(tokens)
-        for k in compress(range(n), heads):
-            value = heads[k]
-            key = tokens[k]
-            length = 1
-            while True:
-                if value > 1:
-                    found.append((k, length, value))
-                if not value & 1 or k + length == n:
-                    break
-                key = f"{key} {tokens[k + length]}"
-                length += 1
-                value = get(key, 0)
-        return found
-
-    def native(self) -> Any:
-        """The compiled matcher state of this table (``meteorx._paraphrase.NativeTable``),
-        shared by every scorer of the process, or None when the C extension is not built.
-
-        It interns words, keeps decoded paraphrase groups (bounded) and does the
-        paraphrase matcher's per-segment work; see ``meteorx/_paraphrase.pyx``.
-        """
-        if not self._native_tried:
-            with _LOCK:
-                if not self._native_tried:
-                    native = None
-                    try:
-                        from meteorx import _paraphrase
-                    except ImportError:
-                        pass
-                    else:
-                        with contextlib.suppress(ValueError):  # a layout it cannot take
-                            native = _paraphrase.NativeTable(
-                                self._data, self._layout, self._directory
-                            )
-                    self._native = native
-                    self._native_tried = True
-        return self._native
-
-    def close(self) -> None:
-        """Release the table's memory views (the table is unusable afterwards)."""
-        self._native = None  # it holds a view of the data
-        self._native_tried = True
-        self._offsets.release()
-        self._values.release()
-        self._view.release()
-
-
-def _directory(compiled: CacheFile) -> dict[str, Any]:
-    """First word -> ``(start, end, first key)`` (a list of those for a word in several
-    runs), from the directory sections."""
-    text = str(compiled.view("directory.words"), "utf-8")
-    runs = compiled.view("directory.runs").cast("Q").tolist()
-    words = text.split("\n") if runs else []
-    if 3 * len(words) != len(runs):
-        raise ValueError("inconsistent paraphrase table directory")
-    directory: dict[str, Any] = {}
-    for word, entry in zip(words, zip(runs[::3], runs[1::3], runs[2::3], strict=True), strict=True):
-        previous = directory.get(word)
-        if previous is None:
-            directory[word] = entry
-        else:
-            directory[word] = [*(previous if isinstance(previous, list) else [previous]), entry]
-    return directory
-
-
-def _table(
-    compiled: CacheFile, source: Path, cache_path: Path | None, from_cache: bool, started: float
-) -> ParaphraseTable:
-    """The table held by a verified cache file.
-
-    :raises ValueError: its sections do not fit together (a rebuild is due).
-    """
-    layout: list[int] = []
-    for name in _SECTIONS[:4]:
-        layout += compiled.sections[name]
-    layout += [0, 0, 0, 0]  # the native matcher reads neither the directory nor the header
-    offsets, values = layout[3], layout[7]
-    if offsets < 8 or offsets % 8 or values % 8:
-        raise ValueError("inconsistent paraphrase table sections")
-    return ParaphraseTable(
-        compiled.data,
-        tuple(layout),
-        _directory(compiled),
-        compiled.meta,
-        path=source,
-        cache_path=cache_path,
-        from_cache=from_cache,
-        load_seconds=time.perf_counter() - started,
-    )
-
-
-_LOADED: dict[tuple[str, str, bool], ParaphraseTable] = {}
-_LOCK = threading.Lock()
-
-
-def load_table(path: str | os.PathLike[str], *, use_cache: bool = True) -> ParaphraseTable:
-    """Load a paraphrase table, compiling it into the user cache on first use.
-
-    A table stays loaded for the life of the process (scorers share it). The cache
-    folder is :func:`meteorx.resources.cache_dir` (``$METEORX_CACHE_DIR``; ``off``
-    disables it); without a usable cache the table is compiled in memory.
-
-    :raises ResourceError: the file is missing, unreadable or malformed.
-    """
-    source = Path(path).expanduser()
-    try:
-        key = fingerprint(source)
-    except OSError as error:
-        raise ResourceError(f"cannot read paraphrase table {source}: {error}") from error
-    with _LOCK:
-        loaded = _LOADED.get((os.fspath(source), key, use_cache))
-        if loaded is None:
-            loaded = _load_uncached(source, key, use_cache)
-            _LOADED[(os.fspath(source), key, use_cache)] = loaded
-        return loaded
-
-
-def clear_loaded() -> None:
-    """Forget the tables loaded in this process (they are reopened on next use)."""
-    with _LOCK:
-        _LOADED.clear()
-
-
-def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
-    started = time.perf_counter()
-    target = cache_path(_CACHE_KIND, key) if use_cache else None
-    if target is not None:
-        table = load(
-            target, _CACHE_KIND, key, lambda file: _table(file, source, target, True, started)
-        )
-        if table is not None:
-            return table
-        try:
-            with replacing(target) as handle:
-                compile_table(source, handle, key)
-            return _table(read(target, _CACHE_KIND, key), source, target, False, started)
-        except (OSError, CacheError):
-            pass  # unwritable cache, or replaced meanwhile by an unusable file: in memory
-    buffer = io.BytesIO()
-    compile_table(source, buffer, key)
-    return _table(parse(buffer.getvalue(), _CACHE_KIND, key), source, None, False, started)

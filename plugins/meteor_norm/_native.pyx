@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False
 """Meteor 1.5's ``-norm`` tokeniser in C: the optional twin of the plain Python in
-``meteorx.tokenizers.meteor_norm`` (``python_normalize_meteor``), which defines the
-results; tests compare the two token lists line by line.
+``meteorx_plugins.meteor_norm.tokenizer`` (``tokens``), which defines the results; tests
+compare the two token lists line by line. The plugin gets this module only through
+``meteorx.engine.compiled``; it imports nothing from meteorx.
 
 The Python definition is a chain of regex passes over the line; each pass here is the
 same pass written as a scan over an array of code points (``Py_UCS4``), so the results
@@ -24,7 +25,7 @@ agree by construction rather than by a cleverer algorithm:
   equals lowering the joined line: the only context-dependent mapping, final sigma,
   never looks across a space).
 
-Every ``str`` is handled (any character); :func:`normalize` returns None only for
+Every ``str`` is handled (any character); :func:`tokens` returns None only for
 arguments of other types, and the caller then runs the Python definition.
 """
 
@@ -49,14 +50,11 @@ cdef extern from "Python.h":
     bint PyUnicode_CheckExact(object o)
     bint PyDict_CheckExact(object o)
     list PyList_New(Py_ssize_t size)
-    bint PyTuple_Check(object o)
-    Py_ssize_t PyTuple_GET_SIZE(object o)
-    PyObject* PyTuple_GET_ITEM(object o, Py_ssize_t i)
     void PyList_SET_ITEM(object list, Py_ssize_t i, PyObject* item)  # steals item
     int PyUnicode_4BYTE_KIND
 
 
-# --- character classes (the jar's, as in meteor_norm) --------------------------------
+# --- character classes (the jar's, as in tokenizer.py) ------------------------------
 
 cdef inline bint _alpha(cp c) noexcept nogil:
     """A letter in the jar's sense (``_ALPHA``)."""
@@ -898,28 +896,10 @@ cdef list _run(object line, int apos, dict prefixes, bint keep_punctuation):
 
 
 def tokens(object line, str apostrophes, object prefixes, bint keep_punctuation=True):
-    """The tokens of ``python_normalize_meteor(line, ...)`` for a language with these
+    """The tokens of the plain Python ``tokens(line, ...)`` for a language with these
     apostrophe rules ("en", "fr" or other) and non-breaking prefixes (a dict prefix ->
     kind), or None when ``line`` is not a ``str`` or ``prefixes`` not a ``dict``."""
     if not PyUnicode_CheckExact(line) or not PyDict_CheckExact(prefixes):
         return None
     return _run(line, _apostrophe_mode(apostrophes), <dict>prefixes, keep_punctuation)
 
-
-def normalize(object line, object language, bint keep_punctuation, dict languages,
-              dict tables):
-    """:func:`tokens` for ``language`` as ``normalize_meteor`` takes it: ``languages``
-    maps it to its ``_Lang`` (jar name, apostrophe rules, ...) and ``tables`` maps jar
-    names to prefix dicts. None when either has no entry yet (the caller resolves the
-    language and loads its table) or ``line`` is not a ``str``."""
-    cdef PyObject* lang = PyDict_GetItemWithError(languages, language)
-    if lang == NULL or not PyUnicode_CheckExact(line):
-        return None
-    if not PyTuple_Check(<object>lang) or PyTuple_GET_SIZE(<object>lang) < 2:
-        return None
-    cdef PyObject* prefixes = PyDict_GetItemWithError(
-        tables, <object>PyTuple_GET_ITEM(<object>lang, 0))
-    if prefixes == NULL or not PyDict_CheckExact(<object>prefixes):
-        return None
-    return _run(line, _apostrophe_mode(<object>PyTuple_GET_ITEM(<object>lang, 1)),
-                <dict>prefixes, keep_punctuation)

@@ -1,11 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False
 """The paraphrase matcher's per-segment work in C (optional twin of the plain Python
-in ``meteorx_plugins.paraphrase``, which defines the results).
+in ``meteorx_plugins.paraphrase.matcher``, which defines the results). The plugin gets
+this module only through ``meteorx.engine.compiled``; it imports nothing from meteorx.
 
-One :class:`NativeTable` per loaded :class:`meteorx.paraphrase_table.ParaphraseTable`
+One :class:`NativeTable` per loaded :class:`~meteorx_plugins.paraphrase.table.ParaphraseTable`
 (shared by every scorer of the process) reads the compiled table straight from its
-buffer (the ``mmap``), and touches as little of it, and of fresh memory, as it can
+buffer (the cache file's bytes), and touches as little of it, and of fresh memory, as it can
 (a fresh process pays for every page and cache line it touches first):
 
 * a sentence's tokens are kept as their UTF-8 bytes (held by the ``str`` objects),

@@ -1,0 +1,5 @@
+"""Type stub of the optional C extension built from ``_native.pyx``."""
+
+def tokens(
+    line: object, apostrophes: str, prefixes: object, keep_punctuation: bool = True
+) -> list[str] | None: ...

@@ -71,7 +71,7 @@ for config, kwargs in CONFIGS:
     except MeteorxError as error:  # e.g. no WordNet here
         print(f"skipping {config}: {error}", file=sys.stderr)
 if ENGINE == "python":
-    assert all(s._score_alignment is None for s in SCORERS), "compiled path still in use"
+    assert all(s._alignment_stats is None for s in SCORERS), "compiled path still in use"
 
 FORMATS = ("sgml", "jsonl", "tsv")
 MAX_CHARS = 2_000  # per segment: the fuzzer explores inputs, not alignment time

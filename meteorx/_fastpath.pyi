@@ -3,7 +3,6 @@
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from meteorx.scoring import Breakdown, Parameters
 from meteorx.stats import Stats
 from meteorx.types import Match
 
@@ -44,21 +43,13 @@ def count_stats(
     int,
 ]: ...
 def make_record(cls: type[_T], names: tuple[str, ...], values: tuple[Any, ...]) -> _T: ...
-def score_alignment(
+def alignment_stats(
     matches: Sequence[Match],
     chunks: int,
     n_stages: int,
     hyp_ids: list[int],
     ref_ids: list[int],
     function_word: bytearray,
-    params: Parameters,
+    perfect_match_rule: bool,
     stats_type: type[Stats],
-    breakdown_type: type[Breakdown],
-) -> tuple[Stats, Breakdown]: ...
-def sum_stats_values(
-    records: Iterable[Stats],
-) -> tuple[
-    tuple[float, ...],
-    tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...], tuple[float, ...]],
-    int,
-]: ...
+) -> Stats: ...

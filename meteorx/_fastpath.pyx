@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False
-"""The scorer's per-segment hot path in C: candidate links of every key stage.
+"""The scorer's per-segment hot path in C: candidate links of every key stage, and the
+statistics of an alignment.
 
 :class:`meteorx.matchers.KeyMatcher` defines a key stage in plain Python (words link
 when their key sets intersect). The scorer interns every word once per run: a word is
@@ -15,7 +16,6 @@ from cpython.ref cimport Py_INCREF
 from cpython.bool cimport PyBool_Check
 from cpython.long cimport PyLong_Check
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
-from libc.math cimport NAN, isnan, pow
 from libc.stdlib cimport free, malloc, qsort, realloc
 
 
@@ -486,14 +486,13 @@ cdef extern from "Python.h":
 
 cdef object _object_new = object.__new__
 
-# The records' field names, in the order score_alignment builds their values (equal to
-# meteorx.stats.STATS_FIELDS and meteorx.scoring.BREAKDOWN_FIELDS: a test checks).
+# Stats' field names, in the order alignment_stats builds their values (equal to
+# meteorx.stats.STATS_FIELDS: a test checks).
 _STATS_FIELDS = (
     "hyp_len", "ref_len", "hyp_function", "ref_function", "hyp_content_matches",
     "ref_content_matches", "hyp_function_matches", "ref_function_matches", "chunks",
     "hyp_matched_words", "ref_matched_words", "segments",
 )
-_BREAKDOWN_FIELDS = ("precision", "recall", "fmean", "fragmentation", "penalty", "score")
 
 
 def make_record(type cls, tuple names, tuple values):
@@ -510,137 +509,17 @@ def make_record(type cls, tuple names, tuple values):
     return obj
 
 
-def score_alignment(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_ids,
-                    list ref_ids, bytearray function_word, params, type stats_type,
-                    type breakdown_type):
-    """``(Stats, Breakdown)`` of an alignment: ``Scorer._stats`` over word ids, then
-    :func:`meteorx.scoring.compute`, with the same operations in the same order (so the
-    same floats; tests compare them)."""
-    cdef Py_ssize_t k
-    cdef bint rule = params.perfect_match_rule
-    cdef double alpha = params.alpha, beta = params.beta, gamma = params.gamma
-    cdef double delta = params.delta
-    cdef tuple weights = params.weights
-    cdef bint nltk_form = params.fmean_form == "nltk"
-    cdef Py_ssize_t n_weights = len(weights)
+def alignment_stats(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_ids,
+                    list ref_ids, bytearray function_word, bint perfect_match_rule,
+                    type stats_type):
+    """The ``Stats`` record of an alignment (``stats_type`` is
+    :class:`meteorx.stats.Stats`): ``Scorer._stats`` over word ids, the same numbers
+    (tests compare them). The formula is applied in Python (:mod:`meteorx.scoring`)."""
     hyp_fw, ref_fw, hc, rc, hf, rf, hyp_words, ref_words = count_stats(
         matches, n_stages, hyp_ids, ref_ids, function_word)
     cdef Py_ssize_t hyp_len = len(hyp_ids), ref_len = len(ref_ids)
-    if chunks == 1 and rule and hyp_words == hyp_len and ref_words == ref_len:
+    if (chunks == 1 and perfect_match_rule and hyp_words == hyp_len
+            and ref_words == ref_len):
         chunks = 0  # a perfect segment adds no fragmentation (Meteor 1.5)
-    stats = make_record(stats_type, _STATS_FIELDS, (
+    return make_record(stats_type, _STATS_FIELDS, (
         hyp_len, ref_len, hyp_fw, ref_fw, hc, rc, hf, rf, chunks, hyp_words, ref_words, 1))
-    # -- meteorx.scoring.compute, step by step --
-    cdef double c_hyp_fw = <Py_ssize_t>hyp_fw, c_ref_fw = <Py_ssize_t>ref_fw
-    cdef double hyp_weighted_len = delta * <double>(hyp_len - <Py_ssize_t>hyp_fw) + (
-        1.0 - delta) * c_hyp_fw
-    cdef double ref_weighted_len = delta * <double>(ref_len - <Py_ssize_t>ref_fw) + (
-        1.0 - delta) * c_ref_fw
-    cdef double hyp_weighted = 0.0, ref_weighted = 0.0, w
-    cdef double hyp_matches = 0.0, ref_matches = 0.0, hyp_fmatches = 0.0, ref_fmatches = 0.0
-    for k in range(n_weights):
-        if k < n_stages:
-            w = weights[k]
-            hyp_weighted += <double>hc[k] * w * delta
-            ref_weighted += <double>rc[k] * w * delta
-    for k in range(n_weights):
-        if k < n_stages:
-            w = weights[k]
-            hyp_weighted += <double>hf[k] * w * (1.0 - delta)
-            ref_weighted += <double>rf[k] * w * (1.0 - delta)
-    cdef double precision = hyp_weighted / hyp_weighted_len if hyp_weighted_len != 0.0 else 0.0
-    cdef double recall = ref_weighted / ref_weighted_len if ref_weighted_len != 0.0 else 0.0
-    cdef double fmean = 0.0
-    if precision > 0.0 and recall > 0.0:
-        if nltk_form:
-            fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
-        else:
-            fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
-    cdef double matched_mean = <double>(<Py_ssize_t>hyp_words + <Py_ssize_t>ref_words) / 2.0
-    for k in range(n_stages):
-        hyp_matches += <double>hc[k]
-        ref_matches += <double>rc[k]
-        hyp_fmatches += <double>hf[k]
-        ref_fmatches += <double>rf[k]
-    cdef double frag, penalty, score
-    if (rule and hyp_matches + hyp_fmatches == <double>hyp_len
-            and ref_matches + ref_fmatches == <double>ref_len and chunks == 1):
-        frag = 0.0
-    elif matched_mean > 0:
-        frag = <double>chunks / matched_mean
-    else:
-        frag = NAN
-    if isnan(frag):
-        penalty = NAN
-    else:
-        penalty = gamma * pow(frag, beta)
-    score = fmean * (1.0 - penalty)
-    if isnan(score):
-        score = 0.0
-    if score < 0.0:
-        score = 0.0
-    breakdown = make_record(breakdown_type, _BREAKDOWN_FIELDS, (
-        precision, recall, fmean, frag, penalty, score))
-    return stats, breakdown
-
-
-def sum_stats_values(records):
-    """The sums ``meteorx.stats.sum_stats`` builds its record from, with the same
-    float additions in the same order: ``(hyp_len, ref_len, hyp_function,
-    ref_function, chunks, hyp_matched_words, ref_matched_words)`` as floats, the four
-    per-stage tuples, and the number of segments (an int)."""
-    cdef double scalars[7]
-    cdef double* totals[4]
-    cdef Py_ssize_t lengths[4]
-    cdef Py_ssize_t cap = 0, k, i, n
-    cdef double* grown
-    cdef object segments = 0
-    cdef object part
-    cdef tuple t
-    for k in range(7):
-        scalars[k] = 0.0
-    for k in range(4):
-        totals[k] = NULL
-        lengths[k] = 0
-    try:
-        for r in records:
-            scalars[0] += <double>r.hyp_len
-            scalars[1] += <double>r.ref_len
-            scalars[2] += <double>r.hyp_function
-            scalars[3] += <double>r.ref_function
-            scalars[4] += <double>r.chunks
-            scalars[5] += <double>r.hyp_matched_words
-            scalars[6] += <double>r.ref_matched_words
-            segments += r.segments
-            for k in range(4):
-                if k == 0:
-                    part = r.hyp_content_matches
-                elif k == 1:
-                    part = r.ref_content_matches
-                elif k == 2:
-                    part = r.hyp_function_matches
-                else:
-                    part = r.ref_function_matches
-                t = part if type(part) is tuple else tuple(part)
-                n = len(t)
-                if n > cap:  # room for n stages in every total (new ones are zero)
-                    for i in range(4):
-                        grown = <double*>realloc(totals[i], n * sizeof(double))
-                        if grown == NULL:
-                            raise MemoryError()
-                        totals[i] = grown
-                    cap = n
-                if n > lengths[k]:
-                    for i in range(lengths[k], n):
-                        totals[k][i] = 0.0
-                    lengths[k] = n
-                for i in range(n):
-                    totals[k][i] += <double>t[i]
-        return (
-            tuple([scalars[k] for k in range(7)]),
-            tuple([tuple([totals[k][i] for i in range(lengths[k])]) for k in range(4)]),
-            segments,
-        )
-    finally:
-        for k in range(4):
-            free(totals[k])

@@ -1,17 +1,29 @@
-"""The METEOR formulas, applied to a :class:`~meteorx.stats.Stats` record.
+"""The METEOR formula, written once: for one statistics record and for arrays of them.
 
 Follows Meteor 1.5 (Denkowski & Lavie), which generalises Banerjee & Lavie (2005):
 with α=0.9 β=3 γ=0.5 δ=0.5, stage weights 1 and no perfect-match rule it is the 2005
 metric exactly.
+
+Every step takes plain numbers or NumPy arrays (elementwise, broadcasting) and does the
+same operations in the same order on both: a segment scored by the scorer, a corpus
+resampled by :mod:`meteorx.significance` and a grid of settings tried by
+:mod:`meteorx.tune` give the same floats. A case without a value (a zero denominator)
+gets a safe denominator and is then chosen by :func:`_where`, never by a branch that
+only one of the two kinds of input takes. The steps are separate functions because
+tuning re-applies the later ones alone (the fragmentation does not depend on α β γ δ).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from meteorx.stats import Stats
+
+#: A number, or a NumPy array of numbers (every operation elementwise).
+Value = Any
 
 
 @dataclass(frozen=True)
@@ -44,73 +56,116 @@ class Breakdown:
 BREAKDOWN_FIELDS = tuple(f.name for f in fields(Breakdown))
 
 
-def fmean_of(precision: Any, recall: Any, alpha: float, form: str) -> Any:
-    """Fmean of positive precision and recall, written as ``form`` says ("harmonic":
-    Meteor 1.5's, "nltk": NLTK's). Elementwise on NumPy arrays too, so the resampling
-    code computes exactly the same floats."""
+def _where(condition: Value, then: Value, otherwise: Value) -> Value:
+    """``then`` where ``condition`` holds, else ``otherwise``: a conditional expression
+    for a plain truth value, :func:`numpy.where` for an array of them (NumPy is only
+    imported for arrays: scoring a record does not need it)."""
+    if isinstance(condition, bool):
+        return then if condition else otherwise
+    import numpy as np
+
+    return np.where(condition, then, otherwise)
+
+
+def _div(a: Value, b: Value) -> Value:
+    """``a / b``, 0 where ``b`` is 0 (the divisor is made 1 there: no error, no warning)."""
+    return _where(b != 0, a / (b + (b == 0)), 0.0)
+
+
+def precision_recall(counts: Stats, delta: float, weights: Sequence[float]) -> tuple[Value, Value]:
+    """Weighted precision and recall: each stage's matches count with the stage's
+    weight, content words with δ and function words with 1 − δ (0 for an empty side)."""
+    hyp_len = delta * (counts.hyp_len - counts.hyp_function) + (1.0 - delta) * counts.hyp_function
+    ref_len = delta * (counts.ref_len - counts.ref_function) + (1.0 - delta) * counts.ref_function
+    hyp_matched: Value = 0.0
+    ref_matched: Value = 0.0
+    stages = range(min(len(weights), len(counts.hyp_content_matches)))
+    hc, rc = counts.hyp_content_matches, counts.ref_content_matches
+    for i in stages:
+        hyp_matched = hyp_matched + hc[i] * weights[i] * delta
+        ref_matched = ref_matched + rc[i] * weights[i] * delta
+    hf, rf = counts.hyp_function_matches, counts.ref_function_matches
+    for i in stages:
+        hyp_matched = hyp_matched + hf[i] * weights[i] * (1.0 - delta)
+        ref_matched = ref_matched + rf[i] * weights[i] * (1.0 - delta)
+    return _div(hyp_matched, hyp_len), _div(ref_matched, ref_len)
+
+
+def fmean_of(precision: Value, recall: Value, alpha: float, form: str) -> Value:
+    """Fmean of *positive* precision and recall, written as ``form`` says ("harmonic":
+    Meteor 1.5's, "nltk": NLTK's; equal in exact arithmetic, not always in floats)."""
     if form == "nltk":
         return (precision * recall) / (alpha * precision + (1.0 - alpha) * recall)
     return 1.0 / ((1.0 - alpha) / precision + alpha / recall)
 
 
-def compute(stats: Stats, params: Parameters) -> Breakdown:
-    """Precision, recall, Fmean, fragmentation, penalty and score of a record.
+def fmean(precision: Value, recall: Value, alpha: float, form: str = "harmonic") -> Value:
+    """Fmean of precision and recall; 0 unless both are positive."""
+    both = (precision > 0.0) & (recall > 0.0)
+    mean = fmean_of(_where(both, precision, 1.0), _where(both, recall, 1.0), alpha, form)
+    return _where(both, mean, 0.0)
+
+
+def fragmentation(counts: Stats, perfect_match_rule: bool) -> Value:
+    """Chunks per matched word (the mean of both sides' matched words).
+
+    0 under the perfect-match rule for a record whose every word matched in one chunk,
+    and for a record of no segments (empty input); NaN when nothing matched.
+    """
+    hyp_matches = sum(counts.hyp_content_matches) + sum(counts.hyp_function_matches)
+    ref_matches = sum(counts.ref_content_matches) + sum(counts.ref_function_matches)
+    perfect = (
+        perfect_match_rule
+        & (hyp_matches == counts.hyp_len)
+        & (ref_matches == counts.ref_len)
+        & (counts.chunks == 1)
+    )
+    matched = (counts.hyp_matched_words + counts.ref_matched_words) / 2.0
+    frag = _where(matched > 0, counts.chunks / (matched + (matched == 0)), math.nan)
+    return _where(perfect | (counts.segments == 0), 0.0, frag)
+
+
+def penalty(frag: Value, beta: float, gamma: float) -> Value:
+    """γ · frag^β (NaN where the fragmentation is)."""
+    return _where(frag != frag, math.nan, gamma * frag**beta)
+
+
+def final_score(fmean: Value, penalty: Value) -> Value:
+    """Fmean · (1 − penalty), clamped at 0; 0 where it is NaN (nothing matched)."""
+    score = fmean * (1.0 - penalty)
+    return _where(score >= 0.0, score, 0.0)
+
+
+def formula(counts: Stats, params: Parameters) -> tuple[Value, ...]:
+    """(precision, recall, fmean, fragmentation, penalty, score) of ``counts``: numbers
+    for a record, arrays for statistics rows seen through :meth:`Layout.view
+    <meteorx.stats.Layout.view>`.
 
     Division by zero (empty input, nothing matched) scores 0 rather than failing, as
-    Meteor 1.5 does, and the score is clamped at 0. Fragmentation is undefined (NaN)
-    when nothing matched, except in a record of no segments at all (empty input),
-    where it and the penalty are 0.
+    Meteor 1.5 does, and the score is clamped at 0.
     """
-    delta = params.delta
-    weights = params.weights
-    hyp_weighted_len = delta * (stats.hyp_len - stats.hyp_function) + (1.0 - delta) * (
-        stats.hyp_function
-    )
-    ref_weighted_len = delta * (stats.ref_len - stats.ref_function) + (1.0 - delta) * (
-        stats.ref_function
-    )
-    hyp_weighted = 0.0
-    ref_weighted = 0.0
-    for i, w in enumerate(weights):
-        if i < len(stats.hyp_content_matches):
-            hyp_weighted += stats.hyp_content_matches[i] * w * delta
-            ref_weighted += stats.ref_content_matches[i] * w * delta
-    for i, w in enumerate(weights):
-        if i < len(stats.hyp_function_matches):
-            hyp_weighted += stats.hyp_function_matches[i] * w * (1.0 - delta)
-            ref_weighted += stats.ref_function_matches[i] * w * (1.0 - delta)
-    precision = _div(hyp_weighted, hyp_weighted_len)
-    recall = _div(ref_weighted, ref_weighted_len)
-    if precision > 0.0 and recall > 0.0:
-        fmean = fmean_of(precision, recall, params.alpha, params.fmean_form)
-    else:
-        fmean = 0.0
-    matched_mean = (stats.hyp_matched_words + stats.ref_matched_words) / 2.0
-    perfect = (
-        params.perfect_match_rule
-        and stats.hyp_matches == stats.hyp_len
-        and stats.ref_matches == stats.ref_len
-        and stats.chunks == 1
-    )
-    if perfect or stats.segments == 0:
-        frag = 0.0  # a record of no segments (empty input) has nothing to fragment
-    elif matched_mean > 0:
-        frag = stats.chunks / matched_mean
-    else:
-        frag = math.nan
-    penalty = params.gamma * math.pow(frag, params.beta) if not math.isnan(frag) else math.nan
-    score = fmean * (1.0 - penalty)
-    if math.isnan(score):
-        score = 0.0
-    return Breakdown(
-        precision=precision,
-        recall=recall,
-        fmean=fmean,
-        fragmentation=frag,
-        penalty=penalty,
-        score=max(score, 0.0),
-    )
+    precision, recall = precision_recall(counts, params.delta, params.weights)
+    mean = fmean(precision, recall, params.alpha, params.fmean_form)
+    frag = fragmentation(counts, params.perfect_match_rule)
+    pen = penalty(frag, params.beta, params.gamma)
+    return precision, recall, mean, frag, pen, final_score(mean, pen)
 
 
-def _div(a: float, b: float) -> float:
-    return a / b if b else 0.0
+def compute(stats: Stats, params: Parameters) -> Breakdown:
+    """Precision, recall, Fmean, fragmentation, penalty and score of a record."""
+    return Breakdown(*formula(stats, params))
+
+
+def system_score(
+    rule: str, total: Breakdown, segments: Callable[[], tuple[float, int]]
+) -> Breakdown:
+    """A system's breakdown under the configuration's ``system_score`` rule, decided here
+    and nowhere else: that of its summed statistics (``total``); with ``mean`` (NLTK's
+    convention) the score is instead the mean of its segment scores, from
+    ``segments()``: (their sum, their number), asked for only then. The other fields
+    still come from the sums, and a system of no segments keeps the statistics' score.
+    """
+    if rule != "mean":
+        return total
+    score_sum, count = segments()
+    return replace(total, score=score_sum / count) if count else total

@@ -41,8 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from meteorx.scoring import Parameters, fmean_of
-from meteorx.stats import Stats
+from meteorx.scoring import Parameters, formula
+from meteorx.stats import Layout, Stats
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -58,72 +58,19 @@ _MAX_DRAW = 200_000_000
 
 
 def stats_matrix(records: Sequence[Stats], n_stages: int) -> FloatArray:
-    """Rows of :meth:`Stats.to_list` (padded to ``n_stages``) as a float matrix."""
-    width = 7 + 4 * n_stages
-    out = np.zeros((len(records), width), dtype=np.float64)
-    for i, record in enumerate(records):
-        row = record.to_list()
-        stages = (len(row) - 7) // 4
-        if stages > n_stages:
-            raise ValueError(f"a statistics row has {stages} stages, expected {n_stages}")
-        out[i, : 4 + 4 * stages] = row[: 4 + 4 * stages]
-        out[i, -3:] = row[-3:]
-    return out
-
-
-def row_to_stats(row: Sequence[float], segments: int = 1) -> Stats:
-    """A :class:`Stats` record from one row of :func:`stats_matrix`."""
-    return Stats.from_list([float(x) for x in row], segments=segments)
+    """The records as statistics rows (:class:`~meteorx.stats.Layout`, padded to
+    ``n_stages``), one row per record, as a float matrix."""
+    layout = Layout(n_stages)
+    rows = np.array([layout.row(r) for r in records], dtype=np.float64)
+    return rows.reshape(len(records), layout.width)
 
 
 def scores_of_rows(rows: FloatArray, params: Parameters) -> FloatArray:
-    """The METEOR score of every statistics row (the last axis holds the row).
-
-    The same formula as :func:`meteorx.scoring.compute`, vectorised: division by zero
-    scores 0, a fully matched single chunk has no penalty under the perfect-match rule,
-    and scores are clamped at 0.
-    """
+    """The METEOR score of every statistics row (the last axis holds the row): the
+    formula of :func:`meteorx.scoring.compute`, applied to arrays."""
     rows = np.asarray(rows, dtype=np.float64)
-    n_stages = (rows.shape[-1] - 7) // 4
-    delta = params.delta
-    weights = np.zeros(n_stages)
-    k = min(n_stages, len(params.weights))
-    weights[:k] = params.weights[:k]
-    hyp_len, ref_len = rows[..., 0], rows[..., 1]
-    hyp_fn, ref_fn = rows[..., 2], rows[..., 3]
-    blocks = rows[..., 4 : 4 + 4 * n_stages].reshape(*rows.shape[:-1], n_stages, 4)
-    chunks, hyp_mw, ref_mw = rows[..., -3], rows[..., -2], rows[..., -1]
-    hyp_wlen = delta * (hyp_len - hyp_fn) + (1.0 - delta) * hyp_fn
-    ref_wlen = delta * (ref_len - ref_fn) + (1.0 - delta) * ref_fn
-    hyp_w = (blocks[..., 0] * weights * delta).sum(-1) + (
-        blocks[..., 2] * weights * (1.0 - delta)
-    ).sum(-1)
-    ref_w = (blocks[..., 1] * weights * delta).sum(-1) + (
-        blocks[..., 3] * weights * (1.0 - delta)
-    ).sum(-1)
-    precision = _safe_div(hyp_w, hyp_wlen)
-    recall = _safe_div(ref_w, ref_wlen)
-    both = (precision > 0) & (recall > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = fmean_of(precision, recall, params.alpha, params.fmean_form)
-        fmean = np.where(both, mean, 0.0)
-        matched_mean = (hyp_mw + ref_mw) / 2.0
-        frag = np.where(matched_mean > 0, chunks / matched_mean, np.nan)
-    if params.perfect_match_rule:
-        hyp_matches = blocks[..., 0].sum(-1) + blocks[..., 2].sum(-1)
-        ref_matches = blocks[..., 1].sum(-1) + blocks[..., 3].sum(-1)
-        perfect = (hyp_matches == hyp_len) & (ref_matches == ref_len) & (chunks == 1)
-        frag = np.where(perfect, 0.0, frag)
-    with np.errstate(invalid="ignore"):
-        penalty = params.gamma * np.power(frag, params.beta)
-        score = fmean * (1.0 - penalty)
-    score = np.where(np.isnan(score), 0.0, score)
-    return np.maximum(score, 0.0)
-
-
-def _safe_div(a: FloatArray, b: FloatArray) -> FloatArray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(b != 0, a / np.where(b != 0, b, 1.0), 0.0)
+    counts = Layout.of_width(rows.shape[-1]).view(rows)
+    return np.asarray(formula(counts, params)[-1], dtype=np.float64)
 
 
 def corpus_score(rows: FloatArray, params: Parameters) -> float:

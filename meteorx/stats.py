@@ -8,15 +8,10 @@ resample for confidence intervals, and merge results computed in parallel.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from types import ModuleType
-
-_fastpath: ModuleType | None
-try:  # the compiled twin of sum_stats (optional)
-    from meteorx import _fastpath
-except ImportError:  # pragma: no cover - without the C extension
-    _fastpath = None
+from operator import attrgetter
+from typing import Any
 
 
 def _add_lists(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
@@ -74,72 +69,123 @@ class Stats:
         return sum(self.ref_content_matches) + sum(self.ref_function_matches)
 
     def to_list(self) -> list[float]:
-        """A flat list (Meteor 1.5 ``-ssOut`` order, per-stage blocks of four)."""
-        out = [self.hyp_len, self.ref_len, self.hyp_function, self.ref_function]
-        for i in range(len(self.hyp_content_matches)):
-            out += [
-                self.hyp_content_matches[i],
-                self.ref_content_matches[i],
-                self.hyp_function_matches[i],
-                self.ref_function_matches[i],
-            ]
-        out += [self.chunks, self.hyp_matched_words, self.ref_matched_words]
-        return out
+        """The record as a statistics row (:class:`Layout`: Meteor 1.5's ``-ssOut``)."""
+        return Layout(len(self.hyp_content_matches)).row(self)
 
     @classmethod
-    def from_list(cls, values: list[float], segments: int = 1) -> Stats:
+    def from_list(cls, values: Sequence[float], segments: int = 1) -> Stats:
         """Inverse of :meth:`to_list`."""
-        if len(values) < 7 or (len(values) - 7) % 4:
-            raise ValueError(f"a statistics row needs 7 + 4k numbers, got {len(values)}")
-        n = (len(values) - 7) // 4
-        blocks = [values[4 + 4 * i : 8 + 4 * i] for i in range(n)]
-        return cls(
-            hyp_len=values[0],
-            ref_len=values[1],
-            hyp_function=values[2],
-            ref_function=values[3],
-            hyp_content_matches=tuple(b[0] for b in blocks),
-            ref_content_matches=tuple(b[1] for b in blocks),
-            hyp_function_matches=tuple(b[2] for b in blocks),
-            ref_function_matches=tuple(b[3] for b in blocks),
-            chunks=values[-3],
-            hyp_matched_words=values[-2],
-            ref_matched_words=values[-1],
-            segments=segments,
-        )
+        return Layout.of_width(len(values)).record(values, segments)
 
 
 #: Stats' fields in declaration order (what ``make_record`` takes values in).
 STATS_FIELDS = tuple(f.name for f in fields(Stats))
+
+#: The columns of a statistics row (:class:`Layout`): the whole segment's counts, the
+#: block repeated for every stage, and the counts after the blocks.
+HEAD_COLUMNS = ("hyp_len", "ref_len", "hyp_function", "ref_function")
+STAGE_COLUMNS = (
+    "hyp_content_matches",
+    "ref_content_matches",
+    "hyp_function_matches",
+    "ref_function_matches",
+)
+TAIL_COLUMNS = ("chunks", "hyp_matched_words", "ref_matched_words")
+
+_head = attrgetter(*HEAD_COLUMNS)
+_stages = attrgetter(*STAGE_COLUMNS)
+_tail = attrgetter(*TAIL_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each count of a :class:`Stats` record sits in a statistics row.
+
+    A row is Meteor 1.5's ``-ssOut`` line, ``7 + 4 x stages`` numbers::
+
+        hyp_len ref_len hyp_function ref_function
+        hyp_content_matches ref_content_matches hyp_function_matches
+            ref_function_matches                  (once per stage, in stage order)
+        chunks hyp_matched_words ref_matched_words
+
+    (the number of segments is not in it). Whatever stores, sums or resamples rows
+    (``--stats-out`` files, Spark, significance tests, tuning) finds a column here by
+    its name, and the formula reads rows through :meth:`view`.
+    """
+
+    stages: int
+
+    @classmethod
+    def of_width(cls, width: int) -> Layout:
+        """The layout of rows of ``width`` numbers."""
+        stages, rest = divmod(width - len(HEAD_COLUMNS) - len(TAIL_COLUMNS), len(STAGE_COLUMNS))
+        if stages < 0 or rest:
+            raise ValueError(f"a statistics row needs 7 + 4k numbers, got {width}")
+        return cls(stages)
+
+    @property
+    def width(self) -> int:
+        return len(HEAD_COLUMNS) + len(STAGE_COLUMNS) * self.stages + len(TAIL_COLUMNS)
+
+    def column(self, name: str, stage: int | None = None) -> int:
+        """The index of column ``name``; a per-stage count needs its ``stage``."""
+        if stage is None and name in HEAD_COLUMNS:
+            return HEAD_COLUMNS.index(name)
+        if stage is None and name in TAIL_COLUMNS:
+            return self.width - len(TAIL_COLUMNS) + TAIL_COLUMNS.index(name)
+        if name in STAGE_COLUMNS and stage is not None and 0 <= stage < self.stages:
+            return len(HEAD_COLUMNS) + len(STAGE_COLUMNS) * stage + STAGE_COLUMNS.index(name)
+        where = "" if stage is None else f" of stage {stage}"
+        raise KeyError(f"no statistics column {name!r}{where} in a row of {self.stages} stages")
+
+    def row(self, stats: Stats) -> list[Any]:
+        """``stats`` as a row, its values as they are (a record of fewer stages is
+        padded with zero blocks)."""
+        per_stage = _stages(stats)
+        n = len(per_stage[0])
+        if n > self.stages:
+            raise ValueError(f"a statistics record has {n} stages, expected {self.stages}")
+        values = list(_head(stats))
+        for i in range(self.stages):
+            values += [counts[i] if i < n else 0.0 for counts in per_stage]
+        values += _tail(stats)
+        return values
+
+    def record(self, row: Sequence[Any], segments: int = 1) -> Stats:
+        """The :class:`Stats` record of a row (of this layout's width)."""
+        if len(row) != self.width:
+            raise ValueError(
+                f"a statistics row of {self.stages} stages has {self.width} numbers, got {len(row)}"
+            )
+        return Stats(**self._columns(row), segments=segments)
+
+    def view(self, rows: Any) -> Stats:
+        """The columns of ``rows`` (a NumPy array, the last axis a row) as a record
+        whose fields are arrays: what the formula of :mod:`meteorx.scoring` reads.
+        Every row counts as a non-empty record (``segments`` 1)."""
+        if rows.shape[-1] != self.width:
+            raise ValueError(
+                f"statistics rows of {self.stages} stages have {self.width} "
+                f"numbers, got {rows.shape[-1]}"
+            )
+        return Stats(**self._columns(rows[..., k] for k in range(self.width)))
+
+    def _columns(self, values: Iterable[Any]) -> dict[str, Any]:
+        items = list(values)
+        out: dict[str, Any] = {}
+        for name in HEAD_COLUMNS + TAIL_COLUMNS:
+            out[name] = items[self.column(name)]
+        for name in STAGE_COLUMNS:
+            out[name] = tuple(items[self.column(name, i)] for i in range(self.stages))
+        return out
 
 
 def sum_stats(records: Iterable[Stats]) -> Stats:
     """Sum records; an empty iterable gives an empty record with zero segments.
 
     Equal to adding the records one by one with ``+`` (same additions, same order),
-    without building a record per step (in C when the extension is built).
+    without building a record per step.
     """
-    if _fastpath is not None:
-        values, (hc, rc, hf, rf), count = _fastpath.sum_stats_values(records)
-        return Stats(
-            hyp_len=values[0],
-            ref_len=values[1],
-            hyp_function=values[2],
-            ref_function=values[3],
-            hyp_content_matches=hc,
-            ref_content_matches=rc,
-            hyp_function_matches=hf,
-            ref_function_matches=rf,
-            chunks=values[4],
-            hyp_matched_words=values[5],
-            ref_matched_words=values[6],
-            segments=count,
-        )
-    return python_sum_stats(records)
-
-
-def python_sum_stats(records: Iterable[Stats]) -> Stats:
-    """:func:`sum_stats` in plain Python (the definition the C twin follows)."""
     scalars = [0.0] * 7
     stages: list[list[float]] = [[], [], [], []]
     segments = 0

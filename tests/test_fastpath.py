@@ -30,7 +30,7 @@ SENTENCES = st.lists(WORDS, min_size=0, max_size=14)
 def general_path(scorer: Scorer) -> Scorer:
     """The same scorer forced onto the plain-Python path."""
     scorer._plans = None
-    scorer._score_alignment = None
+    scorer._alignment_stats = None
     scorer._reset_words()
     return scorer
 
@@ -154,8 +154,8 @@ def test_compiled_formula_equals_compute(
     weights: tuple[float, float],
     perfect: bool,
 ) -> None:
-    """The C statistics + formula (``score_alignment``) give the same floats as
-    ``Scorer._stats`` + ``meteorx.scoring.compute`` for any parameters."""
+    """The C statistics (``alignment_stats``) are ``Scorer._stats``'s numbers for any
+    parameters (both then go through ``meteorx.scoring.compute``)."""
     config = {
         "extends": "li",
         "language": "en",
@@ -177,7 +177,7 @@ def test_compiled_formula_equals_compute(
 
 @given(hyp=SENTENCES, ref=SENTENCES)
 @settings(max_examples=200, deadline=None)
-def test_compiled_formula_on_the_general_path(hyp: list[str], ref: list[str]) -> None:
+def test_compiled_statistics_on_the_general_path(hyp: list[str], ref: list[str]) -> None:
     """Candidates in Python, statistics in C from function-word flags: same result."""
     config = {
         "extends": "meteor-1.5-en",
@@ -187,7 +187,7 @@ def test_compiled_formula_on_the_general_path(hyp: list[str], ref: list[str]) ->
     flags = Scorer(config)
     flags._plans = None
     flags._reset_words()
-    assert flags._score_alignment is not None
+    assert flags._alignment_stats is not None
     slow = general_path(Scorer(config))
     same_result(flags.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
@@ -279,13 +279,11 @@ def test_single_keys_equal_keys(name: str, words: list[str]) -> None:
 
 
 def test_compiled_records_name_every_field() -> None:
-    """``score_alignment`` builds Stats and Breakdown from its own field lists: they
-    must be the dataclasses' (``make_record`` leaves a missing field unset)."""
-    from meteorx.scoring import BREAKDOWN_FIELDS
+    """``alignment_stats`` builds Stats from its own field list: it must be the
+    dataclass's (``make_record`` leaves a missing field unset)."""
     from meteorx.stats import STATS_FIELDS
 
     assert fastpath._STATS_FIELDS == STATS_FIELDS
-    assert fastpath._BREAKDOWN_FIELDS == BREAKDOWN_FIELDS
 
 
 def test_key_table_reused_across_calls_and_growing_keys() -> None:

@@ -21,8 +21,8 @@ import pytest
 from meteorx import significance as sig
 from meteorx.cli.main import main
 from meteorx.scorer import Scorer
-from meteorx.scoring import Parameters, compute
-from meteorx.stats import Stats, sum_stats
+from meteorx.scoring import Parameters, compute, formula
+from meteorx.stats import Layout, Stats, sum_stats
 
 REPO = Path(__file__).resolve().parents[1]
 PARAMS = Parameters(0.85, 0.2, 0.6, 0.75, (1.0, 0.6))
@@ -87,7 +87,12 @@ def test_vectorised_scores_equal_compute() -> None:
         rows = sig.stats_matrix(records, 2)
         got = sig.scores_of_rows(rows, params)
         want = [compute(r, params).score for r in records]
+        # One formula; only NumPy's vectorised x**y may differ from libm's pow in the
+        # last bits (precision, recall and Fmean are the same floats).
         assert np.allclose(got, want, atol=1e-12, rtol=0)
+        steps = formula(Layout(2).view(rows), params)
+        for k, name in enumerate(("precision", "recall", "fmean")):
+            assert steps[k].tolist() == [getattr(compute(r, params), name) for r in records]
         assert sig.corpus_score(rows, params) == pytest.approx(
             compute(sum_stats(records), params).score, abs=1e-12
         )
@@ -129,11 +134,13 @@ def test_dominating_system_is_significant(systems: Any) -> None:
     a, _ = systems
     # Every word matched by the exact stage in one chunk: score 1 on every segment (the
     # scorer stores 0 chunks for such a segment: Meteor 1.5's perfect-match rule).
-    lengths = np.maximum(a[:, 0], 1)
+    layout = Layout(2)
+    lengths = np.maximum(a[:, layout.column("hyp_len")], 1)
     perfect = np.zeros_like(a)
-    perfect[:, 0] = perfect[:, 1] = lengths
-    perfect[:, 4] = perfect[:, 5] = lengths
-    perfect[:, -2] = perfect[:, -1] = lengths
+    for name in ("hyp_len", "ref_len", "hyp_matched_words", "ref_matched_words"):
+        perfect[:, layout.column(name)] = lengths
+    for name in ("hyp_content_matches", "ref_content_matches"):
+        perfect[:, layout.column(name, 0)] = lengths
     assert np.all(sig.scores_of_rows(perfect, PARAMS) == 1.0)
     n = 1000
     bs = sig.paired_bootstrap(a, perfect, PARAMS, n)

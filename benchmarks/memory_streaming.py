@@ -2,7 +2,7 @@
 
 Builds hypothesis/reference files by repeating the Meteor 1.5 xray data (2,489
 segments) in a temporary folder (never in the repository), then scores each size in
-a fresh subprocess with :func:`meteorx.streaming.run_score` (output to /dev/null) and
+a fresh subprocess with :func:`meteorx.cli.score_cmd.run_stream` (output to /dev/null) and
 reports that process's peak resident set size (``ru_maxrss``), the RSS after building
 the scorer, the time to the first segment score, throughput and the sizes of the
 scorer's caches at the end.

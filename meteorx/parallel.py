@@ -23,9 +23,9 @@ import os
 import pickle
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from multiprocessing.connection import Connection, wait
 from operator import attrgetter
 from typing import Any, Protocol
@@ -297,6 +297,93 @@ def score_pairs(
     for i, result in zip(order, flat, strict=True):
         results_in_order[i] = result
     return results_in_order  # type: ignore[return-value]
+
+
+def score_iter(
+    scorer: Scorer,
+    pairs: Iterable[tuple[Any, Any]],
+    jobs: int = 1,
+    *,
+    chunk_size: int = 64,
+    cache_limit: int = 0,
+    detail: bool = True,
+) -> Generator[SegmentResult, None, None]:
+    """Score (hypothesis, references) pairs, as :meth:`Scorer.segment` takes them, from
+    an iterable of any length, yielding results in input order.
+
+    With ``jobs > 1`` the pairs go in chunks to a :class:`WorkerPool` with at most
+    ``2 * jobs`` chunks read ahead, so memory stays flat (streaming); ``jobs <= 0`` is
+    one process per CPU. The scorer's reference cache is emptied past
+    ``cache_limit`` entries (0 = its own bound): in a stream references rarely repeat.
+
+    If a worker dies, the results before its first chunk are still yielded (the other
+    workers finish the chunks they hold that come earlier), then :class:`WorkerDied`
+    says how many segments were scored. A worker's error, or bad input (an error the
+    iterable raises), comes in its place in the order, after every result before it.
+    Closing the generator early stops the workers.
+    """
+    if jobs <= 0:
+        jobs = default_jobs()
+    if jobs == 1:
+        for hyp, refs in pairs:
+            yield _segment(scorer, hyp, refs, cache_limit, detail)
+        return
+    iterator = iter(pairs)
+    done: dict[int, list[SegmentResult] | BaseException] = {}
+    sent = 0  # chunks handed to workers; chunk ids are 0, 1, ...
+    yielded = 0  # chunks yielded
+    count = 0  # segments yielded
+    size = 1  # start with small chunks, so the first scores come out quickly
+    ended = False  # the input is read to its end (or to a bad line)
+    failure: MeteorxError | None = None  # bad input: first finish what was read
+    waiting: list[tuple[Any, Any]] = []  # a chunk read, not yet taken by a worker
+    chunk_size = max(1, chunk_size)
+    with WorkerPool(scorer, jobs) as pool:
+        while True:
+            while pool.failure is None and sent - yielded < 2 * jobs:
+                if not waiting and not ended:
+                    try:
+                        waiting.extend(islice(iterator, size))
+                    except MeteorxError as error:
+                        failure = error
+                    ended = failure is not None or len(waiting) < size
+                    size = min(chunk_size, size * 2)
+                if not waiting or not pool.send(sent, _score_chunk, (waiting, cache_limit), detail):
+                    break
+                waiting = []
+                sent += 1
+            while yielded in done:
+                results = done.pop(yielded)
+                if isinstance(results, BaseException):
+                    raise results
+                yielded += 1
+                count += len(results)
+                yield from results
+            if pool.failure is not None and (yielded in pool.lost or yielded == sent):
+                raise WorkerDied(f"{pool.failure}; segments after {count} were not scored")
+            if yielded == sent and not waiting and ended:
+                break
+            if pool.busy:  # else the window has room again: read on
+                done.update(pool.collect(block=True))
+    if failure is not None:
+        raise failure
+
+
+def _segment(
+    scorer: Scorer, hyp: Any, refs: Any, cache_limit: int, detail: bool = True
+) -> SegmentResult:
+    result = scorer.segment(hyp, refs)
+    if cache_limit and len(scorer._ref_cache) > cache_limit:
+        scorer._ref_cache.clear()
+    return result if detail else without_detail(result)
+
+
+def _score_chunk(
+    scorer: Scorer, task: tuple[Sequence[tuple[Any, Any]], int]
+) -> list[SegmentResult]:
+    """A worker's task in :func:`score_iter`: score a chunk of the stream."""
+    chunk, cache_limit = task
+    return [_segment(scorer, hyp, refs, cache_limit) for hyp, refs in chunk]
 
 
 def _by_reference(pairs: Sequence[Pair]) -> list[int]:

@@ -35,13 +35,15 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, TextIO
+from typing import IO, TextIO
 
 from meteorx.errors import InputError, MeteorxError
+from meteorx.formats.writers import text_segment_line, text_system_line, tsv_cells, tsv_header
 from meteorx.inputs import check_length
-from meteorx.parallel import WorkerDied, WorkerPool, without_detail
+from meteorx.parallel import score_iter
 from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
 from meteorx.scoring import Breakdown, compute
+from meteorx.signature import signature
 from meteorx.stats import Stats
 
 __all__ = [
@@ -49,10 +51,8 @@ __all__ = [
     "LineReader",
     "ScoreStream",
     "StreamSummary",
-    "check_stream_args",
     "iter_lines",
     "iter_parallel",
-    "run_score",
     "score_files",
     "score_stream",
     "write_stream",
@@ -263,7 +263,7 @@ class ScoreStream:
         self._pairs = pairs
         self._jobs = jobs
         self._chunk_size = max(1, chunk_size)
-        self._refs = refs
+        self.refs = refs  # references per segment, for the signature's refs:N
         self._ref_cache_limit = ref_cache_limit
         self._detail = detail
         self._started = False
@@ -272,19 +272,14 @@ class ScoreStream:
         if self._started:
             raise MeteorxError("a ScoreStream can be iterated only once")
         self._started = True
-        jobs = self._jobs
-        if jobs <= 0:
-            from meteorx.parallel import default_jobs
-
-            jobs = default_jobs()
-        pairs = self._counted(self._pairs)
-        limit, detail = self._ref_cache_limit, self._detail
-        if jobs == 1:
-            results: Generator[SegmentResult, None, None] = (
-                _segment(self.scorer, hyp, refs, limit, detail) for hyp, refs in pairs
-            )
-        else:
-            results = _parallel(self.scorer, pairs, jobs, self._chunk_size, limit, detail)
+        results = score_iter(
+            self.scorer,
+            self._counted(self._pairs),
+            self._jobs,
+            chunk_size=self._chunk_size,
+            cache_limit=self._ref_cache_limit,
+            detail=self._detail,
+        )
         try:
             for result in results:
                 self.total = self.total + result.stats
@@ -306,10 +301,8 @@ class ScoreStream:
         With ``system_score: mean`` in the configuration, ``score`` is the mean of the
         segment scores instead (the breakdown's other fields still come from the sums).
         """
-        from meteorx.signature import signature
-
         breakdown = compute(self.total, self.scorer.params)
-        if getattr(self.scorer.config, "system_score", "statistics") == "mean" and self.count:
+        if self.scorer.config.system_score == "mean" and self.count:
             breakdown = replace(breakdown, score=self.score_sum / self.count)
         return StreamSummary(
             breakdown.score,
@@ -317,7 +310,7 @@ class ScoreStream:
             self.total,
             self.count,
             self.empty,
-            signature(self.scorer, refs=self._refs),
+            signature(self.scorer, refs=self.refs),
         )
 
 
@@ -366,90 +359,7 @@ def _zip_checked(hyps: Iterable[TextOrTokens], refs: Iterable[object]) -> Iterat
 _MISSING: object = object()
 
 
-def _segment(
-    scorer: Scorer,
-    hyp: TextOrTokens,
-    refs: TextOrTokens | Sequence[TextOrTokens],
-    cache_limit: int,
-    detail: bool = True,
-) -> SegmentResult:
-    result = scorer.segment(hyp, refs)
-    cache = getattr(scorer, "_ref_cache", None)
-    if cache is not None and len(cache) > cache_limit:
-        cache.clear()
-    return result if detail else without_detail(result)
-
-
-# -- several processes, bounded memory ------------------------------------------------
-
-
-def _score_chunk(scorer: Scorer, task: tuple[Sequence[Pair], int]) -> list[SegmentResult]:
-    """A worker's task: score a chunk of the stream (see :class:`~meteorx.parallel.WorkerPool`)."""
-    chunk, cache_limit = task
-    return [_segment(scorer, hyp, refs, cache_limit) for hyp, refs in chunk]
-
-
-def _parallel(
-    scorer: Scorer,
-    pairs: Iterable[Pair],
-    jobs: int,
-    chunk_size: int,
-    cache_limit: int,
-    detail: bool,
-) -> Generator[SegmentResult, None, None]:
-    """Results in input order from ``jobs`` worker processes, with at most
-    ``2 * jobs`` chunks read ahead (memory stays flat).
-
-    If a worker dies, the results before its first chunk are still yielded (the other
-    workers finish the chunks they hold that come earlier), then :class:`WorkerDied`
-    says how many segments were scored. A worker's error, or bad input, comes in its
-    place in the order, after every result before it.
-    """
-    iterator = iter(pairs)
-    done: dict[int, list[SegmentResult] | BaseException] = {}
-    sent = 0  # chunks handed to workers; chunk ids are 0, 1, ...
-    yielded = 0  # chunks yielded
-    count = 0  # segments yielded
-    size = 1  # start with small chunks, so the first scores come out quickly
-    ended = False  # the input is read to its end (or to a bad line)
-    failure: MeteorxError | None = None  # bad input: first finish what was read
-    waiting: list[Pair] = []  # a chunk read, not yet taken by a worker
-    with WorkerPool(scorer, jobs) as pool:
-        while True:
-            while pool.failure is None and sent - yielded < 2 * jobs:
-                if not waiting and not ended:
-                    try:
-                        waiting.extend(itertools.islice(iterator, size))
-                    except MeteorxError as error:
-                        failure = error
-                    ended = failure is not None or len(waiting) < size
-                    size = min(chunk_size, size * 2)
-                if not waiting or not pool.send(sent, _score_chunk, (waiting, cache_limit), detail):
-                    break
-                waiting = []
-                sent += 1
-            while yielded in done:
-                results = done.pop(yielded)
-                if isinstance(results, BaseException):
-                    raise results
-                yielded += 1
-                count += len(results)
-                yield from results
-            if pool.failure is not None and (yielded in pool.lost or yielded == sent):
-                raise WorkerDied(f"{pool.failure}; segments after {count} were not scored")
-            if yielded == sent and not waiting and ended:
-                break
-            if pool.busy:  # else the window has room again: read on
-                done.update(pool.collect(block=True))
-    if failure is not None:
-        raise failure
-
-
 # -- writing --------------------------------------------------------------------------
-
-
-def _f(x: float, p: int) -> str:
-    return "nan" if x != x else f"{x:.{p}f}"
 
 
 def write_stream(
@@ -475,10 +385,7 @@ def write_stream(
     p = precision
     tsv = fmt == "tsv"
     if tsv:
-        from meteorx.signature import signature
-
-        out.write(f"# {signature(stream.scorer, refs=stream._refs)}\n")
-        out.write("system\tsegment\tscore\tprecision\trecall\tfragmentation\tpenalty\n")
+        out.write(tsv_header(signature(stream.scorer, refs=stream.refs)))
         out.flush()
     last = time.monotonic()
     results = iter(stream)
@@ -486,14 +393,10 @@ def write_stream(
         for result in results:
             if system_only:
                 continue
-            b = result.breakdown
             if tsv:
-                out.write(
-                    f"{name}\t{stream.count}\t{_f(b.score, p)}\t{_f(b.precision, p)}\t"
-                    f"{_f(b.recall, p)}\t{_f(b.fragmentation, p)}\t{_f(b.penalty, p)}\n"
-                )
+                out.write("\t".join(tsv_cells(name, str(stream.count), result.breakdown, p)) + "\n")
             else:
-                out.write(f"Segment {stream.count} score:\t{_f(b.score, p)}\n")
+                out.write(text_segment_line(stream.count, result.score, p))
             now = time.monotonic()
             if now - last >= flush_every:
                 out.flush()
@@ -503,68 +406,9 @@ def write_stream(
     summary = stream.summary()
     b = summary.breakdown
     if tsv:
-        out.write(
-            f"{name}\tsystem\t{_f(b.score, p)}\t{_f(b.precision, p)}\t{_f(b.recall, p)}\t"
-            f"{_f(b.fragmentation, p)}\t{_f(b.penalty, p)}\n"
-        )
+        out.write("\t".join(tsv_cells(name, "system", b, p)) + "\n")
     else:
-        out.write(
-            f"METEOR = {_f(summary.score, p)}  (P {b.precision:.4f}, R {b.recall:.4f}, "
-            f"Fmean {b.fmean:.4f}, frag {b.fragmentation:.4f}, penalty {b.penalty:.4f}, "
-            f"{summary.segments} segments)\n"
-        )
+        out.write(text_system_line(summary.score, b, summary.segments, p))
         out.write(f"{summary.signature}\n")
     out.flush()
     return summary
-
-
-def check_stream_args(args: Any) -> None:
-    """Raise :class:`InputError` if ``meteorx score`` arguments cannot be streamed.
-
-    Streaming takes plain-text input with one hypothesis file and prints text or TSV;
-    everything that needs all segments at once (JSON, confidence intervals, paired
-    tests, statistics and ``.scr`` files) is refused with the option's name.
-    """
-    problems = []
-    if getattr(args, "input_format", "text") != "text":
-        problems.append(f"--input-format {args.input_format} (only text streams)")
-    if len(getattr(args, "hyp", None) or []) != 1:
-        problems.append("several --hyp files (give one)")
-    if getattr(args, "format", "text") not in ("text", "tsv"):
-        problems.append(f"--format {args.format} (text or tsv stream)")
-    for option in ("confidence", "paired_bs", "paired_ar", "stats_out", "scr"):
-        if getattr(args, option, None):
-            problems.append("--" + option.replace("_", "-"))
-    if problems:
-        raise InputError("--stream cannot be combined with " + "; ".join(problems))
-
-
-def run_score(
-    scorer: Scorer,
-    hyp_path: str,
-    ref_paths: Sequence[str],
-    *,
-    fmt: str = "text",
-    precision: int = 6,
-    system_only: bool = False,
-    jobs: int = 1,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-    max_chars: int = 0,
-) -> int:
-    """``meteorx score --stream``: score one plain-text system and print as it goes.
-
-    Returns the exit code (0). Errors are :class:`InputError` (the CLI prints them);
-    an empty-line warning goes to ``err`` at the end, as the batch path words it.
-    """
-    out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
-    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs, detail=False, max_chars=max_chars)
-    summary = write_stream(
-        stream, out, fmt=fmt, precision=precision, system_only=system_only, name=hyp_path
-    )
-    if not summary.segments:
-        print("meteorx: warning: the input has no segments; the score is 0", file=err)
-    if summary.empty:
-        print(f"meteorx: warning: {hyp_path}: {summary.empty} empty line(s) score 0", file=err)
-    return 0

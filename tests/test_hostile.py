@@ -22,10 +22,11 @@ from typing import Any
 
 import pytest
 
+from meteorx.cli.score_cmd import run_stream
 from meteorx.errors import InputError, MeteorxError
 from meteorx.inputs import read_lines
 from meteorx.scorer import Scorer
-from meteorx.streaming import iter_lines, run_score
+from meteorx.streaming import iter_lines
 from tests.conftest import require_data
 
 CONFIGS: dict[str, tuple[Any, dict[str, Any]]] = {
@@ -231,7 +232,7 @@ def test_line_ends_and_bom_do_not_change_scores(tmp_path: Path, name: str) -> No
         assert read_lines(hyp_files[key]) == hyps
         assert list(iter_lines(hyp_files[key])) == hyps
         out = io.StringIO()
-        run_score(scorer, str(hyp_files[key]), [str(ref_files[key])], out=out, err=io.StringIO())
+        run_stream(scorer, str(hyp_files[key]), [str(ref_files[key])], out=out, err=io.StringIO())
         got = [float(line.split("\t")[1]) for line in out.getvalue().splitlines()[:4]]
         assert got == [round(w, 6) for w in want], key
 

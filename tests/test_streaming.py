@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from meteorx.cli.score_cmd import run_stream
 from meteorx.errors import InputError
 from meteorx.formats import read_text
 from meteorx.inputs import read_lines
@@ -24,7 +25,6 @@ from meteorx.streaming import (
     LineReader,
     iter_lines,
     iter_parallel,
-    run_score,
     score_files,
     score_stream,
     write_stream,
@@ -108,7 +108,7 @@ def test_missing_file_fails_before_any_output(li_scorer: Scorer, tmp_path: Path)
     hyp.write_text("a\n")
     out = io.StringIO()
     with pytest.raises(InputError, match="file not found"):
-        run_score(li_scorer, str(hyp), [str(tmp_path / "nope.txt")], fmt="tsv", out=out)
+        run_stream(li_scorer, str(hyp), [str(tmp_path / "nope.txt")], fmt="tsv", out=out)
     assert out.getvalue() == ""
 
 
@@ -205,7 +205,7 @@ def test_output_is_the_batch_output(
     assert main(["score", "--hyp", str(hyp), "--ref", str(ref), *args]) == 0
     batch = capsys.readouterr().out
     out = io.StringIO()
-    run_score(
+    run_stream(
         Scorer("li", language="en", normalize="lower"),
         str(hyp),
         [str(ref)],
@@ -222,7 +222,7 @@ def test_empty_lines_warn_at_the_end(li_scorer: Scorer, tmp_path: Path) -> None:
     hyp.write_text("a b\n\n  \nc\n")
     ref.write_text("a b\nx\ny\nc\n")
     out, err = io.StringIO(), io.StringIO()
-    assert run_score(li_scorer, str(hyp), [str(ref)], out=out, err=err) == 0
+    assert run_stream(li_scorer, str(hyp), [str(ref)], out=out, err=err) == 0
     assert "Segment 2 score:\t0.000000" in out.getvalue()
     assert err.getvalue().strip() == f"meteorx: warning: {hyp}: 2 empty line(s) score 0"
 
@@ -249,8 +249,8 @@ def test_first_score_before_the_input_ends(tmp_path: Path) -> None:
     ref.write_text("the cat sat on the mat\n" * 5)
     code = (
         "from meteorx import Scorer\n"
-        "from meteorx.streaming import run_score\n"
-        f"run_score(Scorer('li', language='en'), '-', [{str(ref)!r}])\n"
+        "from meteorx.cli.score_cmd import run_stream\n"
+        f"run_stream(Scorer('li', language='en'), '-', [{str(ref)!r}])\n"
     )
     env = dict(os.environ, PYTHONUNBUFFERED="0")
     proc = subprocess.Popen(
@@ -283,8 +283,8 @@ def test_first_score_before_the_input_ends(tmp_path: Path) -> None:
 def test_stream_arguments_are_checked() -> None:
     import argparse
 
+    from meteorx.cli.score_cmd import check_stream_args
     from meteorx.errors import InputError as Err
-    from meteorx.streaming import check_stream_args
 
     ok = argparse.Namespace(input_format="text", hyp=["h"], format="tsv", confidence=False)
     check_stream_args(ok)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from meteorx.cli.common import (
     EPILOG,
@@ -13,6 +14,9 @@ from meteorx.cli.common import (
     add_run_args,
     add_significance_args,
 )
+
+if TYPE_CHECKING:
+    from meteorx.scorer import Scorer
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -68,12 +72,10 @@ def run(args: argparse.Namespace) -> int:
         report_setup(scorer)
     assume_english = args.preset is None and args.config is None and args.lang is None
     if args.stream:
-        from meteorx.streaming import check_stream_args, run_score
-
         check_stream_args(args)
         if assume_english:
             _warn_if_not_english(_head(args.ref[0] if args.ref else args.hyp[0]))
-        return run_score(
+        return run_stream(
             scorer,
             args.hyp[0],
             args.ref,
@@ -111,6 +113,65 @@ def run(args: argparse.Namespace) -> int:
     )
     add_significance(report, args)
     write_report(report, args)
+    return 0
+
+
+def check_stream_args(args: argparse.Namespace) -> None:
+    """Raise :class:`~meteorx.errors.InputError` if the arguments cannot be streamed.
+
+    Streaming takes plain-text input with one hypothesis file and prints text or TSV;
+    everything that needs all segments at once (JSON, confidence intervals, paired
+    tests, statistics and ``.scr`` files) is refused with the option's name.
+    """
+    from meteorx.errors import InputError
+
+    problems = []
+    if getattr(args, "input_format", "text") != "text":
+        problems.append(f"--input-format {args.input_format} (only text streams)")
+    if len(getattr(args, "hyp", None) or []) != 1:
+        problems.append("several --hyp files (give one)")
+    if getattr(args, "format", "text") not in ("text", "tsv"):
+        problems.append(f"--format {args.format} (text or tsv stream)")
+    for option in ("confidence", "paired_bs", "paired_ar", "stats_out", "scr"):
+        if getattr(args, option, None):
+            problems.append("--" + option.replace("_", "-"))
+    if problems:
+        raise InputError("--stream cannot be combined with " + "; ".join(problems))
+
+
+def run_stream(
+    scorer: Scorer,
+    hyp_path: str,
+    ref_paths: Sequence[str],
+    *,
+    fmt: str = "text",
+    precision: int = 6,
+    system_only: bool = False,
+    jobs: int = 1,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    max_chars: int = 0,
+) -> int:
+    """``meteorx score --stream``: score one plain-text system and print as it goes.
+
+    Returns the exit code (0). Errors are :class:`~meteorx.errors.InputError` (the
+    command line prints them); an empty-line warning goes to ``err`` at the end, as
+    the batch path words it.
+    """
+    import sys
+
+    from meteorx.streaming import score_files, write_stream
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    stream = score_files(scorer, hyp_path, ref_paths, jobs=jobs, detail=False, max_chars=max_chars)
+    summary = write_stream(
+        stream, out, fmt=fmt, precision=precision, system_only=system_only, name=hyp_path
+    )
+    if not summary.segments:
+        print("meteorx: warning: the input has no segments; the score is 0", file=err)
+    if summary.empty:
+        print(f"meteorx: warning: {hyp_path}: {summary.empty} empty line(s) score 0", file=err)
     return 0
 
 

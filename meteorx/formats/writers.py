@@ -125,6 +125,45 @@ def _f(x: float, p: int) -> str:
     return "nan" if math.isnan(x) else f"{x:.{p}f}"
 
 
+#: The columns every TSV output starts with (then ``document``, ``ci_lower``...).
+TSV_COLUMNS = ("system", "segment", "score", "precision", "recall", "fragmentation", "penalty")
+
+
+def tsv_header(signature: str, extra: Sequence[str] = ()) -> str:
+    """The signature comment and the header row of a TSV output."""
+    return f"# {signature}\n" + "\t".join([*TSV_COLUMNS, *extra]) + "\n"
+
+
+def tsv_cells(name: str, label: str, b: Breakdown, p: int) -> list[str]:
+    """The :data:`TSV_COLUMNS` cells of one row (a segment, document or system)."""
+    return [
+        name,
+        label,
+        _f(b.score, p),
+        _f(b.precision, p),
+        _f(b.recall, p),
+        _f(b.fragmentation, p),
+        _f(b.penalty, p),
+    ]
+
+
+def text_segment_line(number: int, score: float, p: int) -> str:
+    """A segment's line of the text output."""
+    return f"Segment {number} score:\t{_f(score, p)}\n"
+
+
+def text_system_line(
+    score: float, b: Breakdown, segments: int, p: int, label: str = "", ci: str = ""
+) -> str:
+    """A system's line of the text output (``label`` before ``METEOR``, the confidence
+    interval ``ci`` after the score)."""
+    return (
+        f"{label}METEOR = {_f(score, p)}{ci}  (P {b.precision:.4f}, R {b.recall:.4f}, "
+        f"Fmean {b.fmean:.4f}, frag {b.fragmentation:.4f}, penalty {b.penalty:.4f}, "
+        f"{segments} segments)\n"
+    )
+
+
 def write_tsv(report: Report, out: TextIO, precision: int = 6, system_only: bool = False) -> None:
     """Rows for segments, documents and systems.
 
@@ -137,23 +176,13 @@ def write_tsv(report: Report, out: TextIO, precision: int = 6, system_only: bool
     has_docs = report.docs is not None
     has_ci = any(s.interval is not None for s in report.systems)
     has_p = any(s.comparison is not None for s in report.systems)
-    out.write(f"# {report.signature}\n")
-    header = ["system", "segment", "score", "precision", "recall", "fragmentation", "penalty"]
-    header += ["document"] if has_docs else []
+    header = ["document"] if has_docs else []
     header += ["ci_lower", "ci_upper"] if has_ci else []
     header += ["p_value"] if has_p else []
-    out.write("\t".join(header) + "\n")
+    out.write(tsv_header(report.signature, header))
 
     def row(name: str, label: str, b: Breakdown, doc: str, extra: list[str]) -> None:
-        cells = [
-            name,
-            label,
-            _f(b.score, p),
-            _f(b.precision, p),
-            _f(b.recall, p),
-            _f(b.fragmentation, p),
-            _f(b.penalty, p),
-        ]
+        cells = tsv_cells(name, label, b, p)
         cells += [doc] if has_docs else []
         out.write("\t".join(cells + extra) + "\n")
 
@@ -182,7 +211,7 @@ def write_text(report: Report, out: TextIO, precision: int = 6, system_only: boo
     for s in report.systems:
         if not system_only:
             for i, seg in enumerate(s.segments, 1):
-                out.write(f"Segment {i} score:\t{_f(seg.score, p)}\n")
+                out.write(text_segment_line(i, seg.score, p))
             for d, sc in s.documents or []:
                 out.write(f"Document {d} score:\t{_f(sc.score, p)}\n")
         b = s.system.breakdown
@@ -194,11 +223,7 @@ def write_text(report: Report, out: TextIO, precision: int = 6, system_only: boo
                 f" [95% CI {iv.lower:.{p}f}, {iv.upper:.{p}f}; μ = {iv.mean:.4f} ± "
                 f"{iv.half_width:.4f}]"
             )
-        out.write(
-            f"{label}METEOR = {_f(s.system.score, p)}{ci}  (P {b.precision:.4f}, "
-            f"R {b.recall:.4f}, Fmean {b.fmean:.4f}, frag {b.fragmentation:.4f}, "
-            f"penalty {b.penalty:.4f}, {len(s.segments)} segments)\n"
-        )
+        out.write(text_system_line(s.system.score, b, len(s.segments), p, label, ci))
     if any(s.comparison is not None for s in report.systems):
         write_significance_table(report, out)
     out.write(f"{report.signature}\n")

@@ -80,9 +80,10 @@ def default_preset(language: Language) -> str:
 
 
 def _has_lemmas(language: Language) -> bool:
-    from meteorx_plugins.lemma import simplemma_code
+    from meteorx.registry import get_registry
 
-    return simplemma_code(language) is not None
+    lemma = get_registry().matchers.get("lemma")
+    return lemma is not None and lemma.supports(language)
 
 
 def meteorx_settings(language: Language) -> dict[str, Any]:
@@ -245,42 +246,33 @@ def looks_english(lines: list[str]) -> bool:
 def language_report(language: Language) -> dict[str, Any]:
     """What ``meteorx languages`` shows for a language: its recommended configuration
     (``default``, ``stages``, ``tokens``) and the stages that need a resource, each with
-    whether it is installed here (``resources``: stage -> state)."""
+    whether it is installed here (``resources``: stage -> state), as the plugins
+    registered them (``meteorx_register_resources``)."""
     from meteorx.errors import MeteorxError
+    from meteorx.normalize import tokenizer_description
+    from meteorx.registry import get_registry
 
     cfg = configure(None, language=language.code)
     default = default_preset(language)
     if cfg.normalize.shorthand == ENGLISH_DEFAULT_NORMALIZE and default == ENGLISH_DEFAULT:
         default += f" --norm {ENGLISH_DEFAULT_NORMALIZE}"
+    registry = get_registry()
+    needed = [r for kind in registry.resources.values() for r in kind.needed(language)]
+    # The recommended configuration's stages first, in its order; then the others by name.
+    order = {stage.matcher: i for i, stage in enumerate(cfg.stages)}
+    needed.sort(key=lambda r: (order.get(r.stage, len(order)), r.stage))
     resources: dict[str, str] = {}
-
-    def state(stage: str, find: Any, install: str | None) -> None:
+    for resource in needed:
         try:
-            found = find()
+            resources[resource.stage] = f"installed ({resource.locate()})"
         except MeteorxError:
-            how = f"meteorx resources install {install}" if install else "see docs/languages.md"
-            resources[stage] = f"not installed ({how})"
-        else:
-            resources[stage] = f"installed ({getattr(found, 'origin', None) or found[1]})"
-
-    if language.code == "en":
-        from meteorx_plugins.wordnet import find_wordnet
-
-        state("synonym", find_wordnet, None)
-    from meteorx_plugins.paraphrase import METEOR15_TABLES, find_paraphrase_table, resource_name
-
-    if language.code == "en" or language.code in METEOR15_TABLES:
-        install = None if language.code == "en" else resource_name(language)
-        state("paraphrase", lambda: find_paraphrase_table(language), install)
-    from meteorx_plugins.omw import find_omw_file, omw_code
-
-    code = omw_code(language)
-    if code is not None:
-        state("synonym-omw", lambda: find_omw_file(code), f"omw-{code}")
-    from meteorx.normalize import tokenizer_description
-    from meteorx.registry import get_registry
-
-    split = tokenizer_description(get_registry(), cfg.normalize.tokenizer, language)
+            how = (
+                f"meteorx resources install {resource.install}"
+                if resource.install
+                else "see docs/languages.md"
+            )
+            resources[resource.stage] = f"not installed ({how})"
+    split = tokenizer_description(registry, cfg.normalize.tokenizer, language)
     return {
         "code": language.code,
         "name": language.name,

@@ -98,6 +98,12 @@ class Matcher(ABC):
         self.options = options
         self.language = language
 
+    @classmethod
+    def supports(cls, language: Language) -> bool:
+        """Whether it serves ``language`` with its default options (the per-language
+        ``meteorx`` preset includes an optional stage only then)."""
+        return True
+
     def prepare(self, tokens: Sequence[str]) -> Any:
         """Per-sentence features (stems, lemmas…); by default the tokens themselves."""
         return tokens

@@ -341,6 +341,10 @@ class LemmaMatcher(KeyMatcher):
     version = "1"
     Options = LemmaOptions
 
+    @classmethod
+    def supports(cls, language: Language) -> bool:
+        return simplemma_code(language) is not None
+
     def __init__(self, options: BaseModel, language: Language) -> None:
         super().__init__(options, language)
         assert isinstance(options, LemmaOptions)

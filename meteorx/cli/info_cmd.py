@@ -73,29 +73,15 @@ def _description(text: str) -> str:
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.(?=\s|$)")
 
 
-def tuned_preset_names() -> list[str]:
-    """Configurations under ``configs/tuned/``, named ``tuned/NAME`` (usable as presets)."""
-    from importlib import resources
-
-    folder = resources.files("meteorx.configs").joinpath("tuned")
-    if not folder.is_dir():
-        return []
-    return sorted(
-        f"tuned/{p.name.removesuffix('.yaml')}"
-        for p in folder.iterdir()
-        if p.name.endswith(".yaml")
-    )
-
-
 def cmd_presets(args: argparse.Namespace) -> int:
-    from importlib import resources
+    """Every registered preset (``meteorx_register_presets``; meteorx's own ``configs/``
+    among them), with the first sentence of its leading comment."""
+    from meteorx.registry import get_registry
 
-    from meteorx.config import preset_names
-
-    files = resources.files("meteorx.configs")
+    registry = get_registry()
     width = max(60, min(shutil.get_terminal_size().columns, 100))
-    for name in [*preset_names(), *tuned_preset_names()]:
-        text = files.joinpath(f"{name}.yaml").read_text("utf-8")
+    for name in registry.preset_names():
+        text = registry.presets[name].read_text("utf-8")
         line = f"{name:22s} {_description(text)}"
         print(textwrap.fill(line, width, subsequent_indent=" " * 23, break_on_hyphens=False))
     return 0

@@ -1,7 +1,9 @@
 """``meteorx resources``: install and list external resources in the user cache.
 
 Some stages read data meteorx does not ship (licences differ, files are large): the
-``synonym-omw`` matcher reads an Open Multilingual Wordnet tab file per language.
+``synonym-omw`` matcher reads an Open Multilingual Wordnet tab file per language. The
+plugins say which resources they read (``meteorx_register_resources``); this command
+knows them only through the plugin registry.
 ``meteorx resources install NAME`` places such a file in the user cache
 (``<cache>/resources/NAME/``, see :func:`meteorx.resources.cache_dir`), where the plugin
 finds it, after checking its format and its SHA-256 against the checksum pinned for
@@ -33,11 +35,12 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from meteorx import __version__
 from meteorx.cache import CacheError, read_private, replacing
 from meteorx.errors import MeteorxError, ResourceError
+from meteorx.registry import Installable, get_registry
 from meteorx.resources import installed_dir
 
 __all__ = [
@@ -60,40 +63,27 @@ _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _DOWNLOAD_TIMEOUT_S = 60.0
 
 
-class ResourceSpec(Protocol):
-    """What the command needs to know about an installable resource."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def filename(self) -> str: ...
-    @property
-    def url(self) -> str: ...
-    @property
-    def sha256(self) -> str | None: ...
-    @property
-    def description(self) -> str: ...
-    def check(self, path: Path) -> str | None: ...
+#: What the command needs to know about an installable resource.
+ResourceSpec = Installable
 
 
 def _catalogue() -> list[ResourceSpec]:
-    from meteorx_plugins.omw import known_resources
-    from meteorx_plugins.paraphrase import known_resources as known_tables
+    """The resources the plugins list (``meteorx_register_resources``)."""
+    return [spec for kind in get_registry().resources.values() for spec in kind.listed()]
 
-    return [*known_resources(), *known_tables()]
+
+def _names_help() -> str:
+    """How resources are named: ``omw-<code> for any omw-data wordnet, ...``."""
+    return ", ".join(k.names for k in get_registry().resources.values() if k.names)
 
 
 def resource_spec(name: str) -> ResourceSpec:
     """The resource called ``name``; :class:`MeteorxError` listing known names if none."""
-    from meteorx_plugins.omw import omw_resource
-    from meteorx_plugins.paraphrase import paraphrase_resource
-
-    spec: ResourceSpec | None = omw_resource(name) or paraphrase_resource(name)
+    spec = get_registry().installable(name)
     if spec is None:
         known = ", ".join(s.name for s in _catalogue())
         raise MeteorxError(
-            f"unknown resource {name!r}; known resources: {known} "
-            "(and any other omw-<code> from github.com/omwn/omw-data, with --from)"
+            f"unknown resource {name!r}; known resources: {known} (NAME: {_names_help()})"
         )
     return spec
 
@@ -344,7 +334,7 @@ def cmd_resources_list(args: argparse.Namespace) -> int:
         print(f"{r['name']:<{width}}  {r['description']}\n{'':<{width}}  {state}")
     print(
         "\ninstall with: meteorx resources install NAME... [--from FILE|FOLDER|URL]  "
-        "(NAME: omw-<code> for any omw-data wordnet, paraphrase-<code> for Meteor 1.5's tables)"
+        f"(NAME: {_names_help()})"
     )
     return 0
 

@@ -46,6 +46,7 @@ from collections.abc import Callable
 
 from meteorx.hookspecs import hookimpl
 from meteorx.matchers import Matcher
+from meteorx.registry import ResourceKind
 from meteorx_plugins.omw.index import OmwIndex, load_index
 from meteorx_plugins.omw.matcher import OmwOptions, OmwSynonymMatcher
 from meteorx_plugins.omw.tabfile import (
@@ -57,6 +58,7 @@ from meteorx_plugins.omw.tabfile import (
     check_tab_file,
     find_omw_file,
     known_resources,
+    language_resources,
     omw_code,
     omw_resource,
     tab_file_language,
@@ -84,3 +86,16 @@ __all__ = [
 @hookimpl
 def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
     register(OmwSynonymMatcher)
+
+
+@hookimpl
+def meteorx_register_resources(register: Callable[[str, ResourceKind], None]) -> None:
+    register(
+        "omw",
+        ResourceKind(
+            names="omw-<code> for any omw-data wordnet",
+            spec=omw_resource,
+            listed=known_resources,
+            needed=language_resources,
+        ),
+    )

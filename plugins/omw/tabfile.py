@@ -16,6 +16,7 @@ from pathlib import Path
 
 from meteorx.errors import ResourceError
 from meteorx.languages import Language
+from meteorx.registry import LanguageResource
 from meteorx.resources import MissingResource, installed_dir
 
 #: Environment variable naming a folder laid out like omw-data's ``wns/``.
@@ -256,3 +257,12 @@ def find_omw_file(code: str, explicit: str | os.PathLike[str] | None = None) -> 
 def omw_code(language: Language) -> str | None:
     """The OMW folder code of a meteorx language, or ``None``."""
     return OMW_CODES.get(language.code)
+
+
+def language_resources(language: Language) -> list[LanguageResource]:
+    """The wordnet the ``synonym-omw`` stage reads for ``language`` (none if OMW has none),
+    for ``meteorx languages``."""
+    code = omw_code(language)
+    if code is None:
+        return []
+    return [LanguageResource("synonym-omw", lambda: find_omw_file(code)[1], f"omw-{code}")]

@@ -27,7 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meteorx.hookspecs import hookimpl
+from meteorx.languages import Language
 from meteorx.matchers import Matcher
+from meteorx.registry import LanguageResource, ResourceKind
 from meteorx_plugins.paraphrase.locate import (
     DIR_ENV,
     METEOR15_TABLES,
@@ -57,3 +59,25 @@ __all__ = [
 @hookimpl
 def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
     register(ParaphraseMatcher)
+
+
+def _language_resources(language: Language) -> list[LanguageResource]:
+    """The table the ``paraphrase`` stage reads, for English (pycocoevalcap's) and the
+    languages Meteor 1.5 has a table for (installable)."""
+    if language.code != "en" and language.code not in METEOR15_TABLES:
+        return []
+    install = None if language.code == "en" else resource_name(language)
+    return [LanguageResource("paraphrase", lambda: find_paraphrase_table(language).origin, install)]
+
+
+@hookimpl
+def meteorx_register_resources(register: Callable[[str, ResourceKind], None]) -> None:
+    register(
+        "paraphrase",
+        ResourceKind(
+            names="paraphrase-<code> for Meteor 1.5's tables",
+            spec=paraphrase_resource,
+            listed=known_resources,
+            needed=_language_resources,
+        ),
+    )

@@ -1,4 +1,10 @@
-"""``meteorx.compute``: the Hugging Face ``evaluate`` calling convention, without ``evaluate``.
+"""The front door, :func:`build_scorer`, and ``meteorx.compute`` (``evaluate``'s convention).
+
+:func:`build_scorer` turns a configuration reference plus overrides into a
+:class:`~meteorx.scorer.Scorer`; every entry point (``meteorx.score``, ``compute``,
+the command line, the ``evaluate`` module, Spark, the compat layers) builds its scorer
+there, so they share one set of defaults. :func:`compute` scores like Hugging Face
+``evaluate``'s metric, without ``evaluate``:
 
 >>> import meteorx.api as api
 >>> api.compute(predictions=["the cat sat on the mat"],
@@ -13,7 +19,8 @@ a list of reference strings (the best-scoring one counts). ``alpha``, ``beta`` a
 
 The output has the same key, ``"meteor"``, with two deliberate choices:
 
-* the default configuration is the language's recommended one: for English (the
+* the default configuration, the same as ``meteorx.score``'s and ``meteorx score``'s,
+  is the language's recommended one: for English (the
   default language) ``meteor-1.5-en`` with the jar's ``-norm`` normalisation (what
   ``pycocoevalcap`` and ``java -jar meteor-1.5.jar -l en -norm`` report), not NLTK's
   approximation; for another ``language`` the ``meteorx`` preset resolved for it;
@@ -39,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from meteorx.config import MeteorConfig
-from meteorx.defaults import ENGLISH_DEFAULT, ENGLISH_DEFAULT_NORMALIZE, configure
+from meteorx.defaults import configure
 from meteorx.errors import InputError
 from meteorx.stats import sum_stats
 
@@ -47,11 +54,7 @@ if TYPE_CHECKING:
     from meteorx.registry import Registry
     from meteorx.scorer import Scorer
 
-__all__ = ["DEFAULT_CONFIG", "DEFAULT_NORMALIZE", "build_scorer", "compute"]
-
-#: The configuration used when none is given, and its normalisation.
-DEFAULT_CONFIG = ENGLISH_DEFAULT
-DEFAULT_NORMALIZE = ENGLISH_DEFAULT_NORMALIZE
+__all__ = ["build_scorer", "compute"]
 
 #: Shared scorers (``build_scorer(..., shared=True)``) by the validated configuration,
 #: and by the reference itself when it is a preset name (or None): a preset ships with

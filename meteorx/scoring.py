@@ -125,8 +125,9 @@ def fragmentation(counts: Stats, perfect_match_rule: bool) -> Value:
     return _where(perfect | (counts.segments == 0), 0.0, frag)
 
 
-def penalty(frag: Value, beta: float, gamma: float) -> Value:
-    """γ · frag^β (NaN where the fragmentation is)."""
+def penalty(frag: Value, beta: Value, gamma: Value) -> Value:
+    """γ · frag^β (NaN where the fragmentation is); arrays of β and γ broadcast, as
+    tuning's grids do."""
     return _where(frag != frag, math.nan, gamma * frag**beta)
 
 

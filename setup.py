@@ -6,8 +6,9 @@ compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
 ``meteorx._paraphrase`` does the paraphrase matcher's work (``meteorx/_paraphrase.pyx``);
 ``meteorx.tokenizers._norm`` is Meteor 1.5's ``-norm`` tokeniser
 (``meteorx/tokenizers/_norm.pyx``); ``meteorx._transfer`` moves segment results
-between processes (``meteorx/_transfer.pyx``); ``meteorx.compat._greedy``, NLTK's greedy alignment,
-is a plain Python module compiled as it is.
+between processes (``meteorx/_transfer.pyx``); NLTK's greedy alignment,
+``meteorx_plugins.nltk_compat._greedy``, is ``plugins/nltk_compat/greedy.py``, a plain
+Python module compiled as it is.
 They are optional on purpose: without Cython or without a C compiler the install still
 succeeds (with a warning) and the pure-Python twins run, with the same results, slower.
 """
@@ -26,7 +27,7 @@ MODULES = {
     "meteorx.tokenizers._norm": "meteorx/tokenizers/_norm",
     "meteorx._transfer": "meteorx/_transfer",
     # plain Python, compiled as it is (the .py file is the fallback)
-    "meteorx.compat._greedy": "meteorx/compat/_greedy",
+    "meteorx_plugins.nltk_compat._greedy": "plugins/nltk_compat/greedy",
 }
 
 

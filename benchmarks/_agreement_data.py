@@ -68,7 +68,7 @@ def nltk_sentence_scores(
         wordnet.ensure_loaded()
     except LookupError:
         try:
-            from meteorx.compat.nltk import build_nltk_data
+            from meteorx_plugins.nltk_compat import build_nltk_data
 
             build_nltk_data()
             wordnet.ensure_loaded()

@@ -59,9 +59,9 @@ class Kind:
 
 
 def _forget_wordnet() -> None:
-    from meteorx_plugins import wordnet
+    from meteorx_plugins.wordnet import reader
 
-    wordnet._LOADED.clear()
+    reader._LOADED.clear()
 
 
 def _forget_lemma() -> None:

@@ -91,6 +91,8 @@ def _nothing() -> None:
 def measure(name: str, systems: list[Lines], repeat: int) -> dict[str, Any]:
     """Load, cold runs, warm runs of one contender (in this process)."""
     from meteorx.compat import nltk as compat
+    from meteorx_plugins import nltk_compat
+    from meteorx_plugins.wordnet import shared_synonyms
 
     pairs = [(h.split(), r.split()) for system in systems for h, r in system]
     start = time.process_time()
@@ -98,7 +100,7 @@ def measure(name: str, systems: list[Lines], repeat: int) -> dict[str, Any]:
     cold_start: Callable[[], None]
     warm_start: Callable[[], None] = _nothing
     if name == "nltk":
-        compat.build_nltk_data(prepend=True)
+        nltk_compat.build_nltk_data(prepend=True)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from nltk.corpus import wordnet
@@ -113,14 +115,14 @@ def measure(name: str, systems: list[Lines], repeat: int) -> dict[str, Any]:
             wordnet._synset_offset_cache.clear()
 
     elif name == "compat":
-        compat.default_wordnet().load()
-        compat.porter_stem_function()
+        shared_synonyms().load()
+        nltk_compat.porter_stem_function()
         meteor_score = compat.meteor_score
 
         def run() -> Scores:
             return [meteor_score([r], h) for h, r in pairs]
 
-        cold_start = compat.clear_caches
+        cold_start = nltk_compat.clear_caches
     else:
         from meteorx.scorer import Scorer
 
@@ -132,7 +134,7 @@ def measure(name: str, systems: list[Lines], repeat: int) -> dict[str, Any]:
             scorer = Scorer("nltk")
 
         def cold_start() -> None:
-            compat.clear_caches()
+            nltk_compat.clear_caches()
             warm_start()
 
         if name == "preset":

@@ -23,8 +23,8 @@ Metrics:
 * ``jar``: Meteor 1.5 ``-l pt -lower`` on text tokenised with sacreBLEU's 13a tokenizer
   (through ``tests/oracle/jar.py``, cached; needs pycocoevalcap and Java);
 * ``nltk``: NLTK's ``meteor_score`` on the same 13a tokens (needs WordNet; the folder is
-  built by ``meteorx.compat.nltk.build_nltk_data`` from a system WordNet if NLTK has
-  none);
+  built by ``meteorx_plugins.nltk_compat.build_nltk_data`` from a system WordNet if
+  NLTK has none);
 * ``chrF``, ``BLEU``: sacreBLEU's sentence-level scores.
 
 Usage: python benchmarks/pt_human_agreement.py [--config pt --config FILE.yaml]

@@ -135,7 +135,7 @@ def time_nltk(hyps: list[list[str]], ref: list[str]) -> tuple[float, float] | No
     try:
         from nltk.translate.meteor_score import meteor_score
 
-        from meteorx.compat.nltk import nltk_wordnet_reader  # NLTK's reader, same files
+        from meteorx_plugins.nltk_compat import nltk_wordnet_reader  # NLTK's, same files
     except Exception as error:  # pragma: no cover - benchmark only
         print(f"  (NLTK skipped: {error})")
         return None

@@ -67,12 +67,10 @@ def wordnet_missing() -> str | None:
     The copy inside the Meteor 1.5 jar does not count: it serves only the jar's own
     synonym lookup (see :func:`full_english_missing`).
     """
-    from meteorx.compat.nltk import find_wordnet as find_for_nltk
     from meteorx_plugins.wordnet import find_wordnet
 
     try:
-        find_wordnet(jar="never")
-        find_for_nltk()
+        find_wordnet(data=True)  # with the data files (NLTK's lemma names); never the jar's
     except ResourceError as error:
         return (
             "needs a WordNet 3.0 database (apt-get install wordnet-base, or python -m "

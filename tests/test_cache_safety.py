@@ -29,6 +29,7 @@ from meteorx.errors import MeteorxError, ResourceError
 from meteorx_plugins.paraphrase.table import clear_loaded, load_table
 from meteorx_plugins import lemma, omw
 from meteorx_plugins import wordnet as wn
+from meteorx_plugins.wordnet import reader as wn_reader
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -47,7 +48,7 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
 def _forget_all() -> None:
     cache._WARNED.clear()
     cache._FOLDER_WARNED.clear()
-    wn._LOADED.clear()
+    wn_reader._LOADED.clear()
     lemma._FACTORY._tables.clear()
     omw.load_index.cache_clear()
     clear_loaded()
@@ -102,7 +103,7 @@ def _kinds(tmp_path: Path, private_cache: Path) -> dict[str, Kind]:
     table.write_bytes(gzip.compress("".join(f"0.5\n{a}\n{b}\n" for a, b in _PAIRS).encode("utf-8")))
 
     def load_wordnet() -> tuple[Any, Path | None, bool]:
-        wn._LOADED.clear()
+        wn_reader._LOADED.clear()
         w = wn.load_wordnet(tiny)
         value = (w.words, w.starts.tolist(), w.ids.tolist(), w.exceptions, w.checksum)
         return value, w.cache_file, w.from_cache
@@ -314,7 +315,7 @@ def test_cli_run_with_a_planted_pickle(tmp_path: Path) -> None:
 
     clean = run()
     assert clean.returncode == 0 and clean.stderr == "", clean.stderr
-    (file,) = (tmp_path / "cache" / f"wordnet-v{wn._FORMAT}").glob("*.mxc")
+    (file,) = (tmp_path / "cache" / f"wordnet-v{wn_reader._FORMAT}").glob("*.mxc")
     marker = tmp_path / "code-ran"
     file.write_bytes(pickle.dumps(Planted(marker)))
     planted = run()
@@ -331,7 +332,7 @@ def test_cli_run_with_a_planted_pickle(tmp_path: Path) -> None:
 def _score_synonyms(tiny: Path) -> float:
     from meteorx.scorer import Scorer
 
-    wn._LOADED.clear()
+    wn_reader._LOADED.clear()
     config = {
         "language": "en",
         "stages": [{"matcher": "exact"}, {"matcher": "synonym", "path": str(tiny)}],

@@ -285,12 +285,13 @@ def test_wordnet_from_the_jar(monkeypatch: pytest.MonkeyPatch) -> None:
     """After pip alone, the synonym stage reads the WordNet 3.0 copy in Meteor 1.5's jar."""
     from meteorx_plugins import wordnet
     from meteorx_plugins.function_words import meteor_jar_path
+    from meteorx_plugins.wordnet import locate
 
     jar = meteor_jar_path()
     if jar is None:
         pytest.skip("the Meteor 1.5 jar (pip install pycocoevalcap) is not installed")
     monkeypatch.delenv(wordnet.WORDNET_ENV, raising=False)
-    monkeypatch.setattr(wordnet, "nltk_data_path", lambda: [])
+    monkeypatch.setattr(locate, "nltk_data_path", lambda: [])
     found = wordnet.find_wordnet()
     if found.path != jar:  # a system WordNet comes first; check the jar is read anyway
         found = wordnet.find_wordnet(jar)
@@ -306,9 +307,10 @@ def test_morphy_without_a_full_wordnet_says_the_jar_copy_is_not_enough(
     """meteor-2005 and nltk need parts of speech: the message must not send the user to
     pycocoevalcap, which is installed and whose WordNet copy has none."""
     from meteorx_plugins import wordnet
+    from meteorx_plugins.wordnet import locate
 
     monkeypatch.delenv(wordnet.WORDNET_ENV, raising=False)
-    monkeypatch.setattr(wordnet, "search_list", lambda: [])
+    monkeypatch.setattr(locate, "search_list", lambda: [])
     with pytest.raises(ResourceError) as caught:
         wordnet.find_wordnet(jar="never")
     message = str(caught.value)

@@ -19,8 +19,13 @@ from typing import Any
 
 import pytest
 
+from meteorx import engine
 from meteorx.compat import nltk as compat
 from meteorx.errors import ResourceError
+from meteorx_plugins import nltk_compat as plugin
+from meteorx_plugins.nltk_compat import greedy, links, nltk_data
+from meteorx_plugins.wordnet import locate as wn_locate
+from meteorx_plugins.wordnet import synsets as wn_synsets
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
@@ -30,9 +35,14 @@ nltk_meteor = pytest.importorskip("nltk.translate.meteor_score")
 PorterStemmer = pytest.importorskip("nltk.stem.porter").PorterStemmer
 
 
-def _wordnet_or_none() -> compat.WordNetLocation | None:
+def _find() -> wn_locate.WordNetFiles:
+    """The full WordNet database the NLTK mode reads (the search order's first)."""
+    return wn_locate.WordNetFiles.of(wn_locate.find_wordnet(data=True))
+
+
+def _wordnet_or_none() -> wn_locate.WordNetFiles | None:
     try:
-        return compat.find_wordnet()
+        return _find()
     except ResourceError:
         return None
 
@@ -246,26 +256,27 @@ def test_missing_wordnet_is_a_one_line_resource_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(ResourceError) as error:
-        compat.find_wordnet(tmp_path)
+        wn_locate.find_wordnet(tmp_path, data=True)
     message = str(error.value)
-    assert "\n" not in message and "apt-get install wordnet-base" in message
+    assert "\n" not in message and "is not a WordNet database" in message
     monkeypatch.setenv("METEORX_WORDNET", str(tmp_path))
     with pytest.raises(ResourceError, match="METEORX_WORDNET"):
-        compat.find_wordnet()
+        wn_locate.find_wordnet(data=True)
     with pytest.raises(ResourceError, match="METEORX_WORDNET"):
-        compat.WordNetSynonyms()
+        wn_synsets.WordNetSynonyms()
 
 
 @needs_wordnet
 def test_environment_variable_comes_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert WORDNET is not None
-    for name in compat._REQUIRED:
+    for name in nltk_data._REQUIRED:
         (tmp_path / name).symlink_to(WORDNET.path / name)
     monkeypatch.setenv("METEORX_WORDNET", str(tmp_path))
-    found = compat.find_wordnet()
+    found = _find()
     assert found.path == tmp_path and found.origin == "$METEORX_WORDNET"
     assert found.version == "3.0"
-    assert compat.WordNetSynonyms(found).synonyms("cat") == compat.default_wordnet().synonyms("cat")
+    shared = wn_synsets.shared_synonyms()
+    assert wn_synsets.WordNetSynonyms(found).synonyms("cat") == shared.synonyms("cat")
 
 
 @needs_wordnet
@@ -273,10 +284,10 @@ def test_zipped_wordnet_like_nltk_data(tmp_path: Path) -> None:
     assert WORDNET is not None
     archive = tmp_path / "wordnet.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as out:
-        for name in compat._REQUIRED:
+        for name in nltk_data._REQUIRED:
             out.write(WORDNET.path / name, f"wordnet/{name}")
-    zipped = compat.WordNetSynonyms(archive)
-    plain = compat.default_wordnet()
+    zipped = wn_synsets.WordNetSynonyms(archive)
+    plain = wn_synsets.shared_synonyms()
     for word in ("cat", "sat", "larg", "run", "better", "geese", "xyzzy"):
         assert zipped.synonyms(word) == plain.synonyms(word)
 
@@ -287,7 +298,7 @@ def test_build_nltk_data_writes_lexnames(tmp_path: Path) -> None:
 
     saved = list(nltk.data.path)
     try:
-        root = compat.build_nltk_data(target=tmp_path / "nltk_data")
+        root = plugin.build_nltk_data(target=tmp_path / "nltk_data")
         assert str(root) in nltk.data.path
     finally:
         nltk.data.path[:] = saved
@@ -296,10 +307,10 @@ def test_build_nltk_data_writes_lexnames(tmp_path: Path) -> None:
     assert len(lines) == 45
     assert lines[0] == "00\tadj.all\t3" and lines[44] == "44\tadj.ppl\t3"
     assert lines[3] == "03\tnoun.Tops\t1" and lines[29] == "29\tverb.body\t2"
-    assert all(not (corpus / name).is_symlink() for name in compat._REQUIRED)
+    assert all(not (corpus / name).is_symlink() for name in nltk_data._REQUIRED)
     # A second call with the same source does not rebuild.
     stamp = (corpus / ".meteorx-source").stat().st_mtime_ns
-    compat.build_nltk_data(target=tmp_path / "nltk_data")
+    plugin.build_nltk_data(target=tmp_path / "nltk_data")
     nltk.data.path[:] = saved
     assert (corpus / ".meteorx-source").stat().st_mtime_ns == stamp
 
@@ -411,7 +422,7 @@ def nltk_wordnet() -> Iterator[Any]:
 
     saved = list(nltk.data.path)
     try:
-        yield compat.nltk_wordnet_reader()
+        yield plugin.nltk_wordnet_reader()
     finally:
         nltk.data.path[:] = saved
 
@@ -431,7 +442,7 @@ def _xray() -> tuple[list[str], dict[str, list[str]]]:
 def test_synonyms_equal_nltk_wordnet(nltk_wordnet: Any) -> None:
     """WordNetSynonyms (no NLTK loader) == NLTK's synsets -> lemma names, on every word
     and stem of the example data, every exception-list form and a sample of lemmas."""
-    ours = compat.WordNetSynonyms()
+    ours = wn_synsets.WordNetSynonyms()
     ours.load()
     stem = PorterStemmer().stem
     words: set[str] = set()
@@ -505,11 +516,11 @@ def test_index_lists_every_lower_case_lemma_of_every_synset() -> None:
     index entry listing that synset (checked on every synset of the installed WordNet)."""
     if WORDNET is None:
         pytest.skip("WordNet 3.0 not found (apt-get install wordnet-base)")
-    wordnet = compat.WordNetSynonyms()
+    wordnet = wn_synsets.WordNetSynonyms()
     wordnet.load()
     missing: list[tuple[str, str]] = []
     synsets = 0
-    for number, (pos, _) in enumerate(compat._POS):
+    for number, (pos, _) in enumerate(wn_synsets._POS):
         for line in wordnet._data[pos].split(b"\n"):
             if not line[:1].isdigit():
                 continue
@@ -523,7 +534,7 @@ def test_index_lists_every_lower_case_lemma_of_every_synset() -> None:
 
 
 def _synonym_rich_vocabulary() -> list[str]:
-    wordnet = compat.default_wordnet()
+    wordnet = wn_synsets.shared_synonyms()
     seeds = _w(
         "big car house run fast happy begin buy job answer help show little small bad good "
         "make get say go see know take come think look want give use find tell ask work "
@@ -550,8 +561,8 @@ def test_random_synonym_rich_sentences_equal_real_nltk(nltk_wordnet: Any) -> Non
     rng = random.Random(314)
     stemmer = PorterStemmer()
     linked_by_synonym = 0
-    stem, synonyms = compat.porter_stem_function(), compat.default_wordnet().synonyms
-    prefilter = compat.synonym_prefilter(stem, synonyms)
+    stem, synonyms = plugin.porter_stem_function(), wn_synsets.shared_synonyms().synonyms
+    prefilter = plugin.synonym_prefilter(stem, synonyms)
     assert prefilter is not None
     for _ in range(500):
         hyp = _random_sentence(rng, vocabulary, 14)
@@ -561,8 +572,8 @@ def test_random_synonym_rich_sentences_equal_real_nltk(nltk_wordnet: Any) -> Non
         links = nltk_meteor.align_words(hyp, refs[0], stemmer=stemmer, wordnet=nltk_wordnet)[0]
         assert compat.align_words(hyp, refs[0]) == links
         lower = [w.lower() for w in hyp], [w.lower() for w in refs[0]]
-        with_prefilter = compat.greedy_links(*lower, stem, synonyms, prefilter)
-        assert with_prefilter == compat.greedy_links(*lower, stem, synonyms)
+        with_prefilter = greedy.greedy_links(*lower, stem, synonyms, prefilter)
+        assert with_prefilter == greedy.greedy_links(*lower, stem, synonyms)
         linked_by_synonym += len(with_prefilter[3])
         assert abs(scorer.segment(hyp, refs).score - expected) <= 1e-9
     assert linked_by_synonym > 50  # the synonym stage is well exercised
@@ -582,37 +593,34 @@ def test_mean_meteor_score_averages_segments() -> None:
 
 
 def test_clear_caches_empties_the_memos() -> None:
-    stem = compat.porter_stem_function()
+    stem = plugin.porter_stem_function()
     assert stem("running") == "run"
     assert "running" in stem.__self__  # type: ignore[attr-defined]
-    compat.clear_caches()
+    plugin.clear_caches()
     assert "running" not in stem.__self__  # type: ignore[attr-defined]
-    assert stem("running") == "run" and compat.porter_stem_function() == stem
+    assert stem("running") == "run" and plugin.porter_stem_function() == stem
 
 
 @pytest.mark.wordnet
 def test_compiled_greedy_links_equals_its_source() -> None:
-    """``meteorx.compat._greedy`` compiled (when built) gives what its plain-Python
-    source gives, link for link, with and without the synonym prefilter."""
-    import importlib.util
-
-    from meteorx.compat import _greedy
-
-    if not _greedy.__file__ or _greedy.__file__.endswith(".py"):
-        pytest.skip("meteorx.compat._greedy is not compiled in this installation")
-    source = Path(_greedy.__file__).with_name("_greedy.py")
-    spec = importlib.util.spec_from_file_location("_greedy_source", source)
-    assert spec is not None and spec.loader is not None
-    plain = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plain)
+    """``meteorx_plugins.nltk_compat._greedy`` (``greedy.py`` compiled as it is, when
+    built) gives what its plain-Python source gives, link for link, with and without the
+    synonym prefilter; the engine seam picks one or the other."""
+    with engine.use("python"):
+        assert links.greedy_module() is greedy
+        assert plugin.NltkAligner()._greedy_links is greedy.greedy_links
+    fast = engine.compiled(links.COMPILED)
+    if fast is None:
+        pytest.skip(f"{links.COMPILED} is not compiled in this installation")
+    assert links.greedy_module() is fast
     vocabulary = _synonym_rich_vocabulary()
     rng = random.Random(2718)
-    stem, synonyms = compat.porter_stem_function(), compat.default_wordnet().synonyms
-    prefilter = compat.synonym_prefilter(stem, synonyms)
+    stem, synonyms = plugin.porter_stem_function(), wn_synsets.shared_synonyms().synonyms
+    prefilter = plugin.synonym_prefilter(stem, synonyms)
     for _ in range(400):
         hyp = [w.lower() for w in _random_sentence(rng, vocabulary, 14)]
         ref = [w.lower() for w in _random_sentence(rng, vocabulary, 14)]
         for pre in (prefilter, None):
-            expected = plain.greedy_links(hyp, ref, stem, synonyms, pre)
-            assert _greedy.greedy_links(hyp, ref, stem, synonyms, pre) == expected
-            assert _greedy.chunk_count(expected[0]) == plain.chunk_count(expected[0])
+            expected = greedy.greedy_links(hyp, ref, stem, synonyms, pre)
+            assert fast.greedy_links(hyp, ref, stem, synonyms, pre) == expected
+            assert fast.chunk_count(expected[0]) == greedy.chunk_count(expected[0])

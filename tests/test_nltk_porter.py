@@ -1,4 +1,4 @@
-"""The NLTK_EXTENSIONS Porter port in ``meteorx.compat.nltk`` against NLTK's PorterStemmer.
+"""NLTK METEOR's Porter port (``meteorx_plugins.nltk_compat.porter``) against NLTK's stemmer.
 
 NLTK METEOR's stem stage uses ``PorterStemmer()``; meteorx stems with a rule-for-rule
 port of it (much faster, so cold runs stay fast). These tests compare the two on
@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from meteorx.compat import nltk as compat
 from meteorx.errors import ResourceError
+from meteorx_plugins.nltk_compat import links, porter
+from meteorx_plugins.wordnet.synsets import WordNetSynonyms
 
 PorterStemmer = pytest.importorskip("nltk.stem.porter").PorterStemmer
 
@@ -36,7 +37,7 @@ SUFFIXES = _SUFFIX_TEXT.split()
 def _port() -> Any:
     stemmer = PorterStemmer()
     pool = dict(stemmer.pool)
-    return stemmer, (lambda word: compat._porter_nltk(word, pool))
+    return stemmer, (lambda word: porter._porter_nltk(word, pool))
 
 
 def _mismatches(words: set[str]) -> list[tuple[str, str, str]]:
@@ -47,7 +48,7 @@ def _mismatches(words: set[str]) -> list[tuple[str, str, str]]:
 def test_port_equals_nltk_on_generated_words() -> None:
     rng = random.Random(11)
     letters = "aeiouyybcdlstmnrgzwx"
-    words = set(compat._PORTER_PROBES)
+    words = set(porter._PORTER_PROBES)
     for _ in range(15_000):
         base = "".join(rng.choice(letters) for _ in range(rng.randint(0, 6)))
         word = base + rng.choice(SUFFIXES)
@@ -61,12 +62,12 @@ def test_port_equals_nltk_on_generated_words() -> None:
 
 
 def test_porter_stem_function_uses_the_checked_port() -> None:
-    stem = compat.porter_stem_function()
+    stem = porter.porter_stem_function()
     memo = stem.__self__  # type: ignore[attr-defined]
     assert not hasattr(memo.function, "__self__")  # not PorterStemmer.stem
     assert stem("generalizations") == PorterStemmer().stem("generalizations") == "gener"
     # Other modes are NLTK's own code.
-    martin = compat.porter_stem_function("MARTIN_EXTENSIONS")
+    martin = porter.porter_stem_function("MARTIN_EXTENSIONS")
     assert isinstance(martin.__self__.function.__self__, PorterStemmer)  # type: ignore[attr-defined]
 
 
@@ -78,22 +79,22 @@ def test_port_is_not_used_when_nltk_disagrees() -> None:
         def stem(self, word: str) -> str:
             return word  # a "different release" of the rules
 
-    assert compat._porter_port(Changed()) is None
-    assert compat._porter_port(PorterStemmer()) is not None
+    assert porter._porter_port(Changed()) is None
+    assert porter._porter_port(PorterStemmer()) is not None
 
 
 def test_a_default_porter_stemmer_argument_shares_the_fast_memo() -> None:
     stemmer = PorterStemmer()
-    assert compat._stem_function(stemmer) == compat.porter_stem_function()
+    assert links._stem_function(stemmer) == porter.porter_stem_function()
     # Another mode, or a subclass, keeps its own stem method.
     other = PorterStemmer(PorterStemmer.ORIGINAL_ALGORITHM)
-    assert compat._stem_function(other) != compat.porter_stem_function()
+    assert links._stem_function(other) != porter.porter_stem_function()
 
 
 @pytest.mark.slow
 def test_port_equals_nltk_on_wordnet_and_the_example_data() -> None:
     try:
-        wordnet = compat.WordNetSynonyms()
+        wordnet = WordNetSynonyms()
         wordnet.load()
     except ResourceError:
         pytest.skip("WordNet 3.0 not found (apt-get install wordnet-base)")

@@ -24,6 +24,8 @@ from meteorx.scorer import Scorer
 from meteorx.types import Span
 from meteorx_plugins import wordnet as wn
 from meteorx_plugins.wordnet import SynonymMatcher, SynonymOptions, WordNet
+from meteorx_plugins.wordnet import locate as wn_locate
+from meteorx_plugins.wordnet import reader as wn_reader
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
@@ -46,9 +48,9 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv(wn.WORDNET_ENV, raising=False)
         patch.setenv("METEORX_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        wn._LOADED.clear()
+        wn_reader._LOADED.clear()
         yield
-        wn._LOADED.clear()
+        wn_reader._LOADED.clear()
 
 
 @pytest.fixture(scope="module")
@@ -157,12 +159,12 @@ def test_sha256_parts_is_order_independent() -> None:
 
 def test_tiny_database_compiles_and_caches(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METEORX_CACHE_DIR", str(tiny.parent / "cache"))
-    wn._LOADED.clear()
+    wn_reader._LOADED.clear()
     cold = wn.load_wordnet(tiny)
     assert not cold.from_cache and cold.cache_file is not None and cold.cache_file.is_file()
     assert len(cold) == 16  # "dog" is both a noun and a verb
     assert cold.location is not None and cold.location.origin == "option 'path'"
-    wn._LOADED.clear()
+    wn_reader._LOADED.clear()
     warm = wn.load_wordnet(tiny)
     assert warm.from_cache and warm.checksum == cold.checksum
     assert warm.synsets("dog") == cold.synsets("dog")
@@ -171,7 +173,7 @@ def test_tiny_database_compiles_and_caches(tiny: Path, monkeypatch: pytest.Monke
     # Changing a source file changes the checksum (and the signature).
     with open(tiny / "index.adv", "a") as handle:
         handle.write("fast r 1 0 1 0 00000200\n")
-    wn._LOADED.clear()
+    wn_reader._LOADED.clear()
     changed = wn.load_wordnet(tiny)
     assert not changed.from_cache and changed.checksum != cold.checksum
     assert changed.is_lemma("fast", "r")
@@ -231,8 +233,8 @@ def test_nltk_default_path_without_importing_nltk(monkeypatch: pytest.MonkeyPatc
 
 
 def test_missing_wordnet_is_one_line_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(wn, "search_list", lambda: iter([(tmp_path / "none", "nowhere")]))
-    monkeypatch.setattr(wn, "meteor_jar_path", lambda: None)  # no pycocoevalcap either
+    monkeypatch.setattr(wn_locate, "search_list", lambda: iter([(tmp_path / "none", "nowhere")]))
+    monkeypatch.setattr(wn_locate, "meteor_jar_path", lambda: None)  # no pycocoevalcap either
     with pytest.raises(ResourceError) as info:
         wn.find_wordnet()
     message = str(info.value)
@@ -413,7 +415,7 @@ def test_warm_load_is_fast(wordnet: WordNet) -> None:
 
     assert wordnet.location is not None
     wn.load_wordnet(wordnet.location.path)  # make sure the cache file exists
-    wn._LOADED.clear()
+    wn_reader._LOADED.clear()
     start = time.perf_counter()
     warm = wn.load_wordnet(wordnet.location.path)
     elapsed = time.perf_counter() - start

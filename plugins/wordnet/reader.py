@@ -1,113 +1,41 @@
-"""First-party plugin `wordnet`: the ``synonym`` matcher (English WordNet 3.0 synsets).
+"""Reading a WordNet database: the compact index the ``synonym`` matcher looks words up in.
 
-Two tokens are linked when they are *different* strings whose synonym sets intersect.
-A token's synonym set is the union of the WordNet synsets (all parts of speech) of the
-token itself and of its base forms. How base forms are found is the ``morphology``
-option:
-
-``meteor-1.5`` (default)
-    Meteor 1.5's own lookup, for parity with the jar: if the token is an inflected
-    form in any of WordNet's exception lists (``noun.exc``, ``verb.exc``, ``adj.exc``,
-    ``adv.exc``), its bases there; otherwise the *first* result of WordNet's detachment
-    rules, tried in the order noun, verb, adjective regardless of part of speech, that
-    is a WordNet lemma (tokens ending in "ss" or of at most two characters are not
-    reduced).
-
-``morphy``
-    WordNet's ``morphy`` done per part of speech: for each POS, the exception list's
-    bases if the token is listed, else *every* detachment-rule result that is a lemma
-    *of that POS* (with the noun rule for "-ful" compounds); only synsets of that POS
-    are taken. Linguistically cleaner (e.g. "waiting" reaches "wait", where the jar
-    stops at the surname "waite"), but not what the jar does.
-
-With ``meteor-1.5``, exact + stem + synonym scores agree with the jar (``-lower -m
-'exact stem synonym'``) on 99.84% of the 4,978 xray segments within 1e-4; the rest are
-the jar's older Snowball stems and one offset collision (below). See
-``benchmarks/wordnet_parity.py``.
-
-Tokens are looked up as they are; WordNet's lemmas are lowercase, so lowercase the
-text (``normalize: lower``), as with the jar's ``-lower``. Multi-word lemmas
-("look_up") and WordNet's collocation handling are not used: tokens are single words.
-
-Synset identity is always (part of speech, offset). Meteor 1.5 keys synsets by offset
-alone, so a noun and a verb that happen to start at the same byte offset of their data
-files count as one synset (282 such collisions in the jar's data, e.g. "able" ~
-"breathe"); read from a WordNet database those accidental links are not reproduced:
-they depend on the byte layout of one build of the database (Debian's regenerated files
-have different offsets). Read from the jar's own copy, they are.
-
-Resource: the WordNet 3.0 database (``index.{noun,verb,adj,adv}`` and
-``{noun,verb,adj,adv}.exc``; the ``data.*`` files are not needed), looked up in this
-order: the stage option ``path:``, ``$METEORX_WORDNET``, NLTK's data folders
-(``corpora/wordnet`` or ``corpora/wordnet.zip``), ``/usr/share/wordnet`` (Debian
-and Ubuntu package ``wordnet-base``), then the Meteor 1.5 jar that ``pycocoevalcap`` (a
-meteorx dependency) installs: its ``synonym/english.*`` files are WordNet 3.0 as the jar
-reads it (parts of speech merged, so with the jar's offset collisions below), which
-makes the synonym stage work after ``pip install meteorx`` alone. With the default
-``meteor-1.5`` morphology the jar's copy comes first (after ``path:`` and
-$METEORX_WORDNET): the jar's own data, so the same numbers on every machine and the
-collisions reproduced too; ``morphy`` never uses it (it has no parts of speech). It is compiled
-once into a data-only, checksummed file under the user cache folder keyed by the SHA-256
-of those files (see :mod:`meteorx.cache`). The signature names the database by a
-checksum of its *content* (:func:`content_checksum`).
+:func:`load_wordnet` takes the database :func:`~meteorx_plugins.wordnet.locate.find_wordnet`
+finds (a folder, NLTK's zip or the Meteor 1.5 jar's copy), reads its index and
+exception files, and compiles them once into a data-only, checksummed file under the
+user cache folder keyed by the SHA-256 of those files (see :mod:`meteorx.cache`).
+:class:`WordNet` answers from it: synsets of a lemma, WordNet's ``morphy``, Meteor 1.5's
+base-form lookup. The signature names the database by a checksum of its *content*
+(:func:`content_checksum`). NLTK's view of the same database (lemma names of synsets,
+NLTK's own ``morphy``) is :mod:`meteorx_plugins.wordnet.synsets`.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
-import sys
 import zipfile
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path, PurePosixPath
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Literal
 
 from meteorx.cache import Record, cached
-from meteorx.errors import LanguageError, ResourceError
-from meteorx.hookspecs import hookimpl
-from meteorx.languages import Language
-from meteorx.matchers import KeyMatcher, Matcher
-from meteorx.resources import Located, locate, sha256_parts, short_checksum
-from meteorx.types import Span
-from meteorx_plugins.function_words import meteor_jar_path
-
-__all__ = [
-    "INSTALL_HINT",
-    "WORDNET_ENV",
-    "SynonymMatcher",
-    "SynonymOptions",
-    "WordNet",
-    "find_wordnet",
-    "load_wordnet",
-]
-
-#: Environment variable naming a WordNet database folder (or NLTK's wordnet.zip).
-WORDNET_ENV = "METEORX_WORDNET"
-
-INSTALL_HINT = (
-    "'pip install pycocoevalcap' (a meteorx dependency: its Meteor 1.5 jar holds WordNet "
-    "3.0), or install it with 'apt-get install wordnet-base', or 'pip install nltk' then "
-    "'python -m nltk.downloader wordnet', or set METEORX_WORDNET to a WordNet 3.0 "
-    "database folder"
+from meteorx.errors import ResourceError
+from meteorx.resources import Located, sha256_parts, short_checksum
+from meteorx_plugins.wordnet.locate import (
+    EXCEPTION_FILES,
+    INDEX_FILES,
+    JAR_EXCEPTIONS,
+    JAR_SYNSETS,
+    POS_NAMES,
+    POS_TAGS,
+    JarOrder,
+    find_wordnet,
+    zip_root,
 )
 
-#: The hint when the lookup needs parts of speech (``morphy``), which the jar's copy lacks.
-FULL_DATABASE_HINT = (
-    "the 'morphy' lookup (meteor-2005, nltk) needs a full WordNet 3.0 database with parts "
-    "of speech, which the Meteor 1.5 jar's copy does not have; install one with "
-    "'python -m nltk.downloader wordnet' (or 'apt-get install wordnet-base'), or set "
-    "METEORX_WORDNET to a WordNet 3.0 database folder"
-)
-
-#: WordNet's parts of speech, in the order their index is encoded in synset ids.
-POS_TAGS: tuple[str, ...] = ("n", "v", "a", "r")
-_POS_NAMES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
-INDEX_FILES: tuple[str, ...] = tuple(f"index.{_POS_NAMES[p]}" for p in POS_TAGS)
-EXCEPTION_FILES: tuple[str, ...] = tuple(f"{_POS_NAMES[p]}.exc" for p in POS_TAGS)
+__all__ = ["DETACHMENT_RULES", "METEOR15_RULES", "Morphology", "WordNet", "load_wordnet"]
 
 #: WordNet's detachment rules (morphy(7WN)): (suffix, replacement) per part of speech.
 DETACHMENT_RULES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -145,7 +73,8 @@ Morphology = Literal["meteor-1.5", "morphy"]
 
 def synset_id(offset: int, pos: str) -> int:
     """The integer id of synset ``offset`` of ``pos``: ``offset * 4 + POS index``."""
-    return offset * 4 + POS_TAGS.index(pos)
+    index: int = POS_TAGS.index(pos)
+    return offset * 4 + index
 
 
 class WordNet:
@@ -305,66 +234,11 @@ class WordNet:
         return f"wordnet-{short_checksum(self.checksum)}"
 
 
-# -- locating and reading the database --------------------------------------------
-
-
-def _zip_root(path: Path) -> str | None:
-    """The folder inside a zip that holds ``index.noun`` (e.g. "wordnet/"), if any."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-    except (OSError, zipfile.BadZipFile):
-        return None
-    roots = sorted(
-        (str(PurePosixPath(name).parent) for name in names
-         if PurePosixPath(name).name == "index.noun"),
-        key=len,
-    )  # fmt: skip
-    if not roots:
-        return None
-    root = "" if roots[0] == "." else roots[0] + "/"
-    if all(root + name in names for name in INDEX_FILES):
-        return root
-    return None
-
-
-def _database_root(path: Path) -> Path | None:
-    """The folder (or zip file) holding the database, given it or its parent."""
-    if path.is_dir():
-        for folder in (path, path / "dict", path / "wordnet"):
-            if all((folder / name).is_file() for name in INDEX_FILES):
-                return folder
-        return None
-    if (
-        path.is_file()
-        and zipfile.is_zipfile(path)
-        and (_zip_root(path) is not None or _is_meteor_jar(path))
-    ):
-        return path
-    return None
-
-
-#: WordNet 3.0 as Meteor 1.5's jar holds it (with WordNet's licence, COPYING.WORDNET):
-#: lemma / synset-offset lines and inflected-form / base-form lines, parts of speech
-#: merged, exactly the data the jar's synonym module reads.
-_JAR_SYNSETS = "synonym/english.synsets"
-_JAR_EXCEPTIONS = "synonym/english.exceptions"
-
-
-def _is_meteor_jar(path: Path) -> bool:
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-    except (OSError, zipfile.BadZipFile):
-        return False
-    return _JAR_SYNSETS in names and _JAR_EXCEPTIONS in names
-
-
 def _jar_entries(path: Path) -> dict[str, bytes] | None:
     """The jar's two WordNet files (``None`` if ``path`` is not such a jar)."""
     try:
         with zipfile.ZipFile(path) as archive:
-            return {name: archive.read(name) for name in (_JAR_SYNSETS, _JAR_EXCEPTIONS)}
+            return {name: archive.read(name) for name in (JAR_SYNSETS, JAR_EXCEPTIONS)}
     except (OSError, zipfile.BadZipFile, KeyError):
         return None
 
@@ -373,8 +247,8 @@ def _meteor_jar_parts(entries: dict[str, bytes]) -> dict[str, bytes]:
     """The jar's WordNet as index and exception files: every lemma's synsets in
     ``index.noun`` (offsets without a part of speech: the jar keys synsets by offset
     alone), every inflected form's bases in ``noun.exc``; the other files empty."""
-    synsets = entries[_JAR_SYNSETS].decode("utf-8", "replace").splitlines()
-    exceptions = entries[_JAR_EXCEPTIONS].decode("utf-8", "replace").splitlines()
+    synsets = entries[JAR_SYNSETS].decode("utf-8", "replace").splitlines()
+    exceptions = entries[JAR_EXCEPTIONS].decode("utf-8", "replace").splitlines()
     index = [
         f"{lemma} n {len(offsets)} 0 {len(offsets)} 0 {' '.join(offsets)}"
         for lemma, offsets in zip(synsets[::2], (ln.split() for ln in synsets[1::2]), strict=False)
@@ -392,93 +266,6 @@ def _meteor_jar_parts(entries: dict[str, bytes]) -> dict[str, bytes]:
     return parts
 
 
-def _check(path: Path) -> str | None:
-    if not path.exists():
-        return "does not exist"
-    if _database_root(path) is None:
-        return (
-            "is not a WordNet database (a folder with index.noun, index.verb, index.adj, "
-            "index.adv and the *.exc files, or NLTK's wordnet.zip)"
-        )
-    return None
-
-
-def nltk_data_path() -> list[str]:
-    """NLTK's data search path: ``nltk.data.path`` if NLTK is already imported, else
-    the same defaults computed without importing NLTK (which takes seconds)."""
-    nltk_data = sys.modules.get("nltk.data")
-    if nltk_data is not None and isinstance(getattr(nltk_data, "path", None), list):
-        return [str(p) for p in nltk_data.path]
-    paths = [os.path.expanduser(p) for p in os.environ.get("NLTK_DATA", "").split(os.pathsep) if p]
-    if "APPENGINE_RUNTIME" not in os.environ and os.path.expanduser("~/") != "~/":
-        paths.append(os.path.expanduser("~/nltk_data"))
-    prefix = sys.prefix
-    paths += [
-        os.path.join(prefix, "nltk_data"),
-        os.path.join(prefix, "share", "nltk_data"),
-        os.path.join(prefix, "lib", "nltk_data"),
-    ]
-    if os.name == "nt":
-        paths += [
-            os.path.join(os.environ.get("APPDATA", "C:\\"), "nltk_data"),
-            r"C:\nltk_data",
-            r"D:\nltk_data",
-            r"E:\nltk_data",
-        ]
-    else:
-        paths += [
-            "/usr/share/nltk_data",
-            "/usr/local/share/nltk_data",
-            "/usr/lib/nltk_data",
-            "/usr/local/lib/nltk_data",
-        ]
-    return paths
-
-
-def search_list() -> Iterator[tuple[Path, str]]:
-    """Where WordNet is looked for when neither ``path:`` nor $METEORX_WORDNET is set."""
-    for entry in nltk_data_path():
-        corpora = Path(entry) / "corpora"
-        yield corpora / "wordnet", "NLTK data"
-        yield corpora / "wordnet.zip", "NLTK data"
-    yield Path("/usr/share/wordnet"), "wordnet-base"
-    jar = meteor_jar_path()
-    if jar is not None:
-        yield jar, _JAR_ORIGIN
-
-
-#: Where the Meteor 1.5 jar's WordNet comes in the search: ``first`` (before NLTK's and
-#: the system's: the jar's own data, for its ``meteor-1.5`` lookup), ``last`` (a
-#: fallback) or ``never`` (it has no parts of speech, which ``morphy`` needs).
-JarOrder = Literal["first", "last", "never"]
-_JAR_ORIGIN = "Meteor 1.5 jar (pycocoevalcap)"
-
-
-def find_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = "last") -> Located:
-    """Locate the WordNet database: ``path`` > $METEORX_WORDNET > NLTK > /usr/share/wordnet
-    > the Meteor 1.5 jar (or the jar first, or never: ``jar``).
-
-    :raises ResourceError: nothing usable found (the message says what to install).
-    """
-    search: Iterable[tuple[Path, str]] = search_list()
-    if jar != "last":
-        search = (entry for entry in search if entry[1] != _JAR_ORIGIN)
-        jar_path = meteor_jar_path() if jar == "first" else None
-        if jar_path is not None:
-            search = itertools.chain([(jar_path, _JAR_ORIGIN)], search)
-    located = locate(
-        "WordNet 3.0",
-        check=_check,
-        explicit=path,
-        env_var=WORDNET_ENV,
-        search=search,
-        hint=FULL_DATABASE_HINT if jar == "never" else INSTALL_HINT,
-    )
-    root = _database_root(located.path)
-    assert root is not None
-    return Located(root, located.origin)
-
-
 def _read_sources(root: Path) -> dict[str, bytes]:
     """The index and exception files of a database folder or zip (missing .exc files
     are tolerated, missing index files are an error)."""
@@ -491,7 +278,7 @@ def _read_sources(root: Path) -> dict[str, bytes]:
                 if file.is_file():
                     parts[name] = file.read_bytes()
         else:
-            prefix = _zip_root(root) or ""
+            prefix = zip_root(root) or ""
             with zipfile.ZipFile(root) as archive:
                 present = set(archive.namelist())
                 for name in wanted:
@@ -509,7 +296,7 @@ def _compile(parts: dict[str, bytes]) -> Record:
     """Parse the index and exception files into what the cache stores (see :func:`_decode`)."""
     lemmas: dict[str, list[int]] = {}
     for pos in POS_TAGS:
-        name = f"index.{_POS_NAMES[pos]}"
+        name = f"index.{POS_NAMES[pos]}"
         index = POS_TAGS.index(pos)
         for number, line in enumerate(parts[name].decode("utf-8", "replace").splitlines(), 1):
             if not line or line.startswith(" "):
@@ -525,7 +312,7 @@ def _compile(parts: dict[str, bytes]) -> Record:
     exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
     for pos in POS_TAGS:
         table: dict[str, tuple[str, ...]] = {}
-        data = parts.get(f"{_POS_NAMES[pos]}.exc")
+        data = parts.get(f"{POS_NAMES[pos]}.exc")
         if data is not None:
             for line in data.decode("utf-8", "replace").splitlines():
                 fields = line.split()
@@ -631,103 +418,3 @@ def load_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = 
         _LOADED.clear()
     _LOADED[key] = wordnet
     return wordnet
-
-
-# -- the matcher ----------------------------------------------------------------------
-
-
-class SynonymOptions(BaseModel):
-    """Options of the ``synonym`` matcher."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    path: str | None = Field(
-        None,
-        description="WordNet 3.0 database folder (index.noun, noun.exc, …) or NLTK's "
-        "wordnet.zip; default: $METEORX_WORDNET, NLTK's data folders, /usr/share/wordnet",
-    )
-    morphology: Morphology = Field(
-        "meteor-1.5",
-        description="how base forms are found: 'meteor-1.5' (the jar's lookup, for "
-        "parity) or 'morphy' (WordNet's morphy per part of speech)",
-    )
-
-
-_EMPTY: frozenset[int] = frozenset()
-
-
-class SynonymMatcher(KeyMatcher):
-    """Links different words that share a WordNet synset (after base-form lookup)."""
-
-    name = "synonym"
-    version = "1"
-    Options = SynonymOptions
-
-    def __init__(self, options: BaseModel, language: Language) -> None:
-        super().__init__(options, language)
-        assert isinstance(options, SynonymOptions)
-        if language.code != "en":
-            raise LanguageError(
-                f"the synonym matcher uses the English WordNet and cannot match "
-                f"{language.name} ({language.code}); remove the synonym stage"
-            )
-        self.morphology: Morphology = options.morphology
-        # Meteor 1.5's lookup reads the jar's own WordNet when nothing else is asked for
-        # (the same numbers as the jar, on every machine); morphy needs parts of speech.
-        jar: JarOrder = "first" if options.morphology == "meteor-1.5" else "never"
-        self.wordnet = load_wordnet(options.path, jar=jar)
-        self._cache: dict[str, frozenset[int]] = {}
-
-    def synonym_set(self, word: str) -> frozenset[int]:
-        """The word's synset ids (its own and its base forms'), cached."""
-        ids = self._cache.get(word)
-        if ids is None:
-            if len(self._cache) > 500_000:
-                self._cache.clear()
-            ids = self.wordnet.synonym_set(word, self.morphology) or _EMPTY
-            self._cache[word] = ids
-        return ids
-
-    def keys(self, word: str) -> frozenset[int]:
-        return self.synonym_set(word)
-
-    # prepare and candidates: faster equivalents of KeyMatcher's
-
-    def matches(self, word1: str, word2: str) -> bool:
-        """Whether the matcher links these two words."""
-        return word1 != word2 and not self.synonym_set(word1).isdisjoint(self.synonym_set(word2))
-
-    def prepare(
-        self, tokens: Sequence[str]
-    ) -> tuple[Sequence[str], list[tuple[int, frozenset[int]]]]:
-        cache = self._cache
-        lookup: Callable[[str], frozenset[int]] = self.synonym_set
-        sets = [(i, cache.get(t) or lookup(t)) for i, t in enumerate(tokens)]
-        return tokens, [(i, s) for i, s in sets if s]
-
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
-        hyp_tokens: Sequence[str] = hyp[0]
-        ref_tokens: Sequence[str] = ref[0]
-        hyp_sets: list[tuple[int, frozenset[int]]] = hyp[1]
-        if not hyp_sets:
-            return
-        for j, ref_set in ref[1]:
-            token = ref_tokens[j]
-            for i, hyp_set in hyp_sets:
-                if not ref_set.isdisjoint(hyp_set) and hyp_tokens[i] != token:
-                    yield Span(i, 1, j, 1)
-
-    def describe(self) -> str:
-        return f"{self.name}.v{self.version}({self.wordnet.describe()}/{self.morphology})"
-
-    def resources(self) -> dict[str, str]:
-        out = {"wordnet": str(self.wordnet.location) if self.wordnet.location else "?"}
-        if self.wordnet.cache_file is not None:
-            state = "loaded" if self.wordnet.from_cache else "written"
-            out["wordnet cache"] = f"{self.wordnet.cache_file} ({state})"
-        return out
-
-
-@hookimpl
-def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
-    register(SynonymMatcher)

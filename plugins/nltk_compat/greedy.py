@@ -1,9 +1,10 @@
 """NLTK's greedy alignment over tokens: the inner loop of the NLTK-exact mode.
 
 Kept in a module of its own so that it can be compiled: when the package is built with
-Cython, this very file is also compiled to a C extension of the same name, which
-Python imports in its place (same code, same results, about a quarter faster). The
-plain file is the definition; ``tests/test_nltk_compat.py`` compares the two.
+Cython, this very file is also compiled, as it is, to the C extension
+``meteorx_plugins.nltk_compat._greedy`` (same code, same results, about a quarter
+faster). :func:`meteorx_plugins.nltk_compat.links.greedy_module` asks the engine seam
+which of the two runs; ``tests/test_nltk_compat.py`` compares them.
 """
 
 from __future__ import annotations

@@ -1,25 +1,8 @@
-"""First-party plugin ``nltk_compat``: NLTK 3.10's METEOR through the normal scorer.
+"""The ``porter-nltk`` and ``wordnet-nltk`` matchers: NLTK METEOR's stem and synonym stages.
 
-Provides what the ``nltk`` preset needs to give ``nltk.translate.meteor_score``'s
-numbers per segment:
-
-* matcher ``porter-nltk``: equal stems under NLTK's ``PorterStemmer`` (default mode
-  ``NLTK_EXTENSIONS``, which is not Snowball's "porter");
-* matcher ``wordnet-nltk``: NLTK METEOR's synonym relation, read from WordNet 3.0
-  without ``nltk.download`` (see :mod:`meteorx.compat.nltk` for where WordNet is
-  looked for). Like NLTK it compares Porter *stems*: a hypothesis stem links to a
-  reference stem among the lemma names of ``wordnet.synsets(hypothesis_stem)``;
-* aligner ``nltk``: NLTK's greedy search. Stage after stage, hypothesis words from
-  last to first, each takes the last still-free reference word its stage proposes;
-  no crossing minimisation, so chunks are often more than the fewest possible. For
-  the ``nltk`` preset's stages it aligns straight from the tokens
-  (``align_prepared``: :func:`meteorx.compat.nltk.greedy_links`, the code behind
-  ``meteorx.compat.nltk.meteor_score``), without collecting candidates; the matchers'
-  ``candidates`` serve other stage lists.
-
-With weights 1, δ 0.5, no function words and no perfect-match rule, meteorx's formulas
-reduce to NLTK's (P, R, chunks and penalty are bit-identical; Fmean, written differently, may
-differ in the last bit).
+Both look at words in pairs (``candidates``); the ``nltk`` aligner, for the ``nltk``
+preset's stages, does not even ask them (it aligns straight from the tokens). With
+``prune`` they propose only the links NLTK's greedy stages could still make.
 """
 
 from __future__ import annotations
@@ -30,14 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meteorx.compat._greedy import Prefilter, chunk_count, greedy_links
-from meteorx.compat.nltk import default_wordnet, porter_stem_function, synonym_prefilter
-from meteorx.config import AlignerConfig
-from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
-from meteorx.registry import Aligner
-from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, Span, count_chunks, make_record
+from meteorx.types import Span
+from meteorx_plugins.nltk_compat.porter import porter_stem_function
+from meteorx_plugins.wordnet.synsets import shared_synonyms
+
+__all__ = ["NltkPorterMatcher", "NltkWordNetMatcher", "PorterOptions", "WordNetOptions"]
 
 PorterMode = Literal["NLTK_EXTENSIONS", "MARTIN_EXTENSIONS", "ORIGINAL_ALGORITHM"]
 
@@ -204,7 +186,7 @@ class NltkWordNetMatcher(Matcher):
         super().__init__(options, language)
         assert isinstance(options, WordNetOptions)
         self._options = options
-        self.wordnet = default_wordnet(options.wordnet_dir)
+        self.wordnet = shared_synonyms(options.wordnet_dir)
         self._synonyms = self.wordnet.synonyms
         if options.stem:
             porter_stem_function(options.porter_mode)
@@ -286,145 +268,3 @@ class NltkWordNetMatcher(Matcher):
 
 
 _ref_then_hyp = itemgetter(2, 0)
-
-
-class NltkAligner:
-    """NLTK's greedy alignment of meteorx candidates.
-
-    Stages in order; within a stage, hypothesis positions from last to first, each
-    taking the free candidate with the largest reference position (for multi-word
-    spans: every covered position must be free; longer spans first on ties).
-    """
-
-    def __init__(self) -> None:
-        self._plan: tuple[list[Matcher], _FastPlan | None] | None = None
-
-    def prepared_stages(self, matchers: Sequence[Matcher]) -> frozenset[int] | None:
-        """The stages whose prepared forms :meth:`align_prepared` reads (None: all of
-        them), so that a scorer can skip preparing the others."""
-        plan = self._plan
-        if plan is None or plan[0] != matchers:
-            plan = self._plan = (list(matchers), _fast_plan(matchers))
-        return None if plan[1] is None else frozenset({1})
-
-    def align_prepared(
-        self,
-        matchers: Sequence[Matcher],
-        hyp_prepared: Sequence[Any],
-        ref_prepared: Sequence[Any],
-        hyp_len: int,
-        ref_len: int,
-    ) -> Alignment | None:
-        """The same alignment straight from the prepared sentences, without candidates.
-
-        Only for the ``nltk`` preset's stages (``exact``, ``porter-nltk``,
-        ``wordnet-nltk`` with ``stem``, same Porter mode); ``None`` otherwise, meaning
-        "collect candidates and call :meth:`align`". A scorer may try this first: it
-        skips building and sorting every candidate link (NLTK's three greedy stages run
-        in one pass over the tokens, with memoised stems and synonym sets).
-        """
-        plan = self._plan
-        if plan is None or plan[0] != matchers:  # a list compares its items by identity
-            plan = self._plan = (list(matchers), _fast_plan(matchers))
-        fast = plan[1]
-        if fast is None:
-            return None
-        # porter-nltk's prepared form is the token tuple itself.
-        link, _, stem_links, syn_links = greedy_links(
-            hyp_prepared[1], ref_prepared[1], fast[0], fast[1], fast[2]
-        )
-        new = _tuple_new
-        # The links in reference order (no sort: each reference position is linked to
-        # at most one hypothesis position).
-        hyp_of = [-1] * ref_len
-        for i, j in enumerate(link):
-            if j >= 0:
-                hyp_of[j] = i
-        if stem_links or syn_links:
-            stage = [0] * len(link)
-            for i in stem_links:
-                stage[i] = 1
-            for i in syn_links:
-                stage[i] = 2
-            matches = [new(Match, (j, 1, i, 1, stage[i])) for j, i in enumerate(hyp_of) if i >= 0]
-        else:
-            matches = [new(Match, (j, 1, i, 1, 0)) for j, i in enumerate(hyp_of) if i >= 0]
-        # NLTK's chunk count (hypothesis order) is the same number as count_chunks'.
-        alignment: Alignment = make_record(  # Alignment(matches, chunks), built faster
-            Alignment, ALIGNMENT_FIELDS, (tuple(matches), chunk_count(link), True)
-        )
-        return alignment
-
-    def align(
-        self,
-        candidates: Sequence[Match],
-        hyp_len: int,
-        ref_len: int,
-        weights: Sequence[float],
-        exact_stages: frozenset[int],
-    ) -> Alignment:
-        hyp_free = [True] * hyp_len
-        ref_free = [True] * ref_len
-        chosen: list[Match] = []
-        # Stage ascending; within a stage hypothesis and reference descending (longer
-        # spans first on ties): two C-level sorts, the second one stable.
-        ordered = sorted(candidates, key=_hyp_ref_desc, reverse=True)
-        ordered.sort(key=_stage)
-        for m in ordered:
-            ref_start, ref_n, hyp_start, hyp_n, _ = m
-            if hyp_n == 1 and ref_n == 1:
-                if hyp_free[hyp_start] and ref_free[ref_start]:
-                    hyp_free[hyp_start] = False
-                    ref_free[ref_start] = False
-                    chosen.append(m)
-                continue
-            hyp_span = range(hyp_start, hyp_start + hyp_n)
-            ref_span = range(ref_start, ref_start + ref_n)
-            if all(hyp_free[k] for k in hyp_span) and all(ref_free[k] for k in ref_span):
-                for k in hyp_span:
-                    hyp_free[k] = False
-                for k in ref_span:
-                    ref_free[k] = False
-                chosen.append(m)
-        chosen.sort()  # reference order (Match starts with ref_start)
-        return Alignment(tuple(chosen), count_chunks(chosen))
-
-
-_FastPlan = tuple[Callable[[str], str], Callable[[str], frozenset[str]], Prefilter | None]
-
-
-def _fast_plan(matchers: Sequence[Matcher]) -> _FastPlan | None:
-    """Stemmer, synonyms and synonym prefilter when the stages are exactly the nltk preset's."""
-    if len(matchers) != 3:
-        return None
-    exact, porter, wordnet = matchers
-    if not (exact.is_exact and exact.name == "exact"):
-        return None
-    if not (isinstance(porter, NltkPorterMatcher) and isinstance(wordnet, NltkWordNetMatcher)):
-        return None
-    if not wordnet._options.stem or wordnet._options.porter_mode != porter.mode:
-        return None
-    stem = porter_stem_function(porter.mode)
-    return stem, wordnet._synonyms, synonym_prefilter(stem, wordnet._synonyms)
-
-
-_tuple_new = tuple.__new__  # builds a Match without NamedTuple's Python-level __new__
-_hyp_ref_desc = itemgetter(2, 0, 3, 1)  # Match: ref_start, ref_len, hyp_start, hyp_len, stage
-_stage = itemgetter(4)
-
-
-@hookimpl
-def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
-    register(NltkPorterMatcher)
-    register(NltkWordNetMatcher)
-
-
-def _nltk(config: AlignerConfig) -> Aligner:
-    return NltkAligner()
-
-
-@hookimpl
-def meteorx_register_aligners(
-    register: Callable[[str, Callable[[AlignerConfig], Aligner]], None],
-) -> None:
-    register("nltk", _nltk)

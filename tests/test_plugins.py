@@ -284,3 +284,120 @@ def test_tokenizer_declaring_lowercased_output_is_not_lowercased_again() -> None
     assert trusted("a b") == ["A", "B"]
     meteor = Scorer("li", language="en", normalize="meteor")
     assert meteor.normalize_line("Hello, World!") == ["hello", ",", "world", "!"]
+
+
+def _docs_aligner_example() -> str:
+    """The aligner example of docs/plugins.md (run below, so the page stays true)."""
+    text = (REPO / "docs" / "plugins.md").read_text(encoding="utf-8")
+    section = text.split("### meteorx_register_aligners(register)")[1].split("\n### ")[0]
+    block = re.search(r"```python\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    return block.group(1)
+
+
+_PLUGIN_HOOKS = """
+from importlib import resources
+from pathlib import Path
+
+from meteorx.errors import ResourceError
+from meteorx.registry import LanguageResource, ResourceKind
+
+
+class Demo:
+    name = "demo-en"
+    filename = "demo.txt"
+    url = ""
+    sha256 = None
+    description = "a demonstration resource"
+
+    def check(self, path):
+        return None
+
+
+def _locate():
+    raise ResourceError("not here")
+
+
+KIND = ResourceKind(
+    names="demo-<code> for demonstrations",
+    spec=lambda name: Demo() if name == "demo-en" else None,
+    listed=lambda: [Demo()],
+    needed=lambda language: [LanguageResource("first-stage", _locate, "demo-en")],
+)
+
+
+@hookimpl
+def meteorx_register_resources(register):
+    register("demo", KIND)
+
+
+@hookimpl
+def meteorx_register_presets(register):
+    register(Path(__file__).parent / "demo_presets")
+"""
+
+
+def test_plugin_aligner_presets_and_resources(fake_plugin, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A plugin's aligner (the docs' example), presets and resources reach the config
+    loader, the scorer, the signature and the listings through the registry."""
+    from meteorx.cli.resources_cmd import resource_spec
+    from meteorx.config import load_config
+    from meteorx.defaults import language_report
+    from meteorx.errors import ConfigError
+    from meteorx.languages import resolve_language
+
+    presets = tmp_path / "demo_presets"
+    (presets / "more").mkdir(parents=True)
+    (presets / "first.yaml").write_text(
+        "# Exact and stem, aligned first come first served.\n"
+        "extends: li\nlanguage: en\naligner: {name: first-come, limit: 2}\n"
+    )
+    (presets / "more" / "other.yaml").write_text("# Another one.\nextends: first\n")
+    fake_plugin(
+        "demo_plugin",
+        "from meteorx.hookspecs import hookimpl\n" + _docs_aligner_example() + _PLUGIN_HOOKS,
+    )
+
+    config = load_config("first")
+    assert config.aligner.name == "first-come" and config.aligner.options == {"limit": 2}
+    assert load_config("more/other").aligner.options == {"limit": 2}
+    with pytest.raises(ConfigError, match=r"aligner\.limit: .*\(allowed: limit >= 1; got 0\)"):
+        load_config({"extends": "first", "aligner": {"limit": 0}})
+    with pytest.raises(ConfigError, match=r"aligner\.beam_size: unknown key"):
+        load_config({"extends": "first", "aligner": {"beam_size": 40}})
+    # Naming another aligner drops the options of the one extended.
+    assert load_config({"extends": "first", "aligner": {"name": "optimal"}}).aligner.options == {}
+
+    scorer = Scorer("first")
+    assert not type(scorer.aligner).uses_weights
+    result = scorer.corpus(["a b c d"], [["a b c d"]])
+    assert len(result.segments[0].alignment.matches) == 2  # limit: 2
+    assert "|align:first-come(limit=2)|" in result.signature
+
+    assert main(["presets"]) == 0
+    listing = capsys.readouterr().out
+    assert re.search(r"^first +Exact and stem", listing, flags=re.M)
+    assert re.search(r"^more/other +Another one\.", listing, flags=re.M)
+    assert resource_spec("demo-en").description == "a demonstration resource"
+    assert main(["resources", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert "demo-en" in listing and "demo-<code> for demonstrations" in listing
+    report = language_report(resolve_language("de"))
+    assert report["resources"]["first-stage"] == "not installed (meteorx resources install demo-en)"
+
+
+def test_taking_a_preset_name_leaves_the_taker_out(fake_plugin, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "li.yaml").write_text("extends: meteor-2005\n")
+    fake_plugin(
+        "preset_taker",
+        f"""
+        from pathlib import Path
+        from meteorx.hookspecs import hookimpl
+
+        @hookimpl
+        def meteorx_register_presets(register):
+            register(Path({str(tmp_path / "li.yaml")!r}))
+        """,
+    )
+    reg = _left_out("preset_taker", "registers preset 'li', which plugin 'core' already registered")
+    assert "li" in reg.presets and reg.owners["preset:li"] == "core"

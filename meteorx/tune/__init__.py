@@ -26,7 +26,6 @@ are given): tune on one, report on both, so the gain can be judged on held-out d
 """
 
 from meteorx.tune.data import (
-    WEIGHT_FREE_ALIGNERS,
     StatsBank,
     TuningData,
     discover_systems,
@@ -52,7 +51,6 @@ from meteorx.tune.search import (
 __all__ = [
     "COARSE",
     "OBJECTIVES",
-    "WEIGHT_FREE_ALIGNERS",
     "WEIGHT_GRID",
     "WEIGHT_GRID_REALIGN",
     "Evaluator",

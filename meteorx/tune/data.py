@@ -20,13 +20,11 @@ import numpy.typing as npt
 from meteorx.config import MeteorConfig
 from meteorx.errors import InputError
 from meteorx.inputs import read_lines
+from meteorx.registry import get_registry
 from meteorx.scorer import Scorer
 from meteorx.significance import stats_matrix
 
 FloatArray = npt.NDArray[np.float64]
-
-#: Aligners known to choose links independently of the configured stage weights.
-WEIGHT_FREE_ALIGNERS = frozenset({"meteor-1.5", "nltk"})
 
 _SEGMENT_COLUMNS = ("segment", "seg", "line", "segment_index", "seg_index", "index", "seg_id")
 _SCORE_COLUMNS = ("score", "raw", "z", "human")
@@ -271,7 +269,8 @@ class StatsBank:
         self.data = data
         self.jobs = jobs
         self.show_progress = show_progress  # None: a bar when stderr is a terminal
-        self.weight_free = config.aligner.name in WEIGHT_FREE_ALIGNERS
+        # An aligner whose choice ignores the stage weights aligns each segment once.
+        self.weight_free = not get_registry().aligner(config.aligner.name).uses_weights
         self._cache: dict[tuple[float, ...], FloatArray] = {}
         self.alignments = 0
 

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from meteorx.config import MeteorConfig
 from meteorx.defaults import configure
 from meteorx.errors import InputError
+from meteorx.scoring import system_score
 from meteorx.stats import sum_stats
 
 if TYPE_CHECKING:
@@ -189,12 +190,9 @@ def compute(
     )
     results = [scorer.segment(p, r) for p, r in zip(predictions, refs, strict=True)]
     scores = [r.score for r in results]
-    if aggregate is None:
-        aggregate = "mean" if scorer.config.system_score == "mean" else "corpus"
-    if aggregate == "mean":
-        value = sum(scores) / len(scores)
-    else:
-        value = scorer.rescore(sum_stats(r.stats for r in results)).score
+    rule = scorer.config.system_score if aggregate is None else aggregate
+    total = scorer.rescore(sum_stats(r.stats for r in results))
+    value = system_score(rule, total, scores).score
     out: dict[str, Any] = {"meteor": float(value)}
     if segment_scores:
         out["scores"] = scores

@@ -158,15 +158,15 @@ def compute(stats: Stats, params: Parameters) -> Breakdown:
 
 
 def system_score(
-    rule: str, total: Breakdown, segments: Callable[[], tuple[float, int]]
+    rule: str, total: Breakdown, segments: Sequence[float] | Callable[[], tuple[float, int]]
 ) -> Breakdown:
     """A system's breakdown under the configuration's ``system_score`` rule, decided here
     and nowhere else: that of its summed statistics (``total``); with ``mean`` (NLTK's
-    convention) the score is instead the mean of its segment scores, from
-    ``segments()``: (their sum, their number), asked for only then. The other fields
-    still come from the sums, and a system of no segments keeps the statistics' score.
+    convention) the score is instead the mean of its segment scores: ``segments`` are
+    those scores, or a function giving their sum and number (asked only then). The other
+    fields still come from the sums, and a system of no segments keeps ``total``'s score.
     """
     if rule != "mean":
         return total
-    score_sum, count = segments()
+    score_sum, count = segments() if callable(segments) else (sum(segments), len(segments))
     return replace(total, score=score_sum / count) if count else total

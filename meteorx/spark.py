@@ -27,15 +27,15 @@ nowhere.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from meteorx.config import MeteorConfig, validate_config
 from meteorx.errors import InputError, MeteorxError
-from meteorx.scoring import Breakdown
-from meteorx.stats import Stats
+from meteorx.scoring import Breakdown, system_score
+from meteorx.stats import Layout, Stats
 
 __all__ = ["SparkResult", "corpus_stats", "score", "score_rows"]
 
@@ -186,8 +186,9 @@ def score_rows(
 def corpus_stats(scored: Any, stats_column: str = STATS_COLUMN, width: int | None = None) -> Stats:
     """Column-wise sum of the statistics column (rows with null statistics skipped).
 
-    ``width`` is the length of a statistics row (7 + 4 x the number of stages); when
-    not given it is read from the first row, which costs a small extra job.
+    ``width`` is the length of a statistics row (:attr:`Layout.width
+    <meteorx.stats.Layout.width>`); when not given it is read from the first row, which
+    costs a small extra job.
     """
     functions = _require_pyspark()
     column = functions.col(stats_column)
@@ -207,7 +208,7 @@ def corpus_stats(scored: Any, stats_column: str = STATS_COLUMN, width: int | Non
     if not sums["n"]:
         return Stats(segments=0)
     values = [float(sums[f"s{i}"]) for i in range(width)]
-    return Stats.from_list(values, segments=int(sums["n"]))
+    return Layout.of_width(width).record(values, segments=int(sums["n"]))
 
 
 def score(
@@ -234,14 +235,22 @@ def score(
     if persist:
         rows = rows.persist()
     scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
-    total = corpus_stats(rows, width=7 + 4 * len(scorer.matchers))
-    breakdown = scorer.rescore(total)
-    if scorer.config.system_score == "mean" and total.segments:
-        functions = _require_pyspark()
-        mean = rows.agg(functions.avg(functions.col(SCORE_COLUMN))).first()[0]
-        breakdown = replace(breakdown, score=float(mean))
+    total = corpus_stats(rows, width=Layout(len(scorer.matchers)).width)
+    breakdown = system_score(scorer.config.system_score, scorer.rescore(total), _score_sum(rows))
     n_refs = _max_references(df, references)
     return SparkResult(rows, breakdown.score, breakdown, total, signature(scorer, refs=n_refs))
+
+
+def _score_sum(rows: Any) -> Callable[[], tuple[float, int]]:
+    """The sum and number of the rows' scores, from a job run only when asked."""
+
+    def run() -> tuple[float, int]:
+        functions = _require_pyspark()
+        column = functions.col(SCORE_COLUMN)
+        found = rows.agg(functions.sum(column), functions.count(column)).first()
+        return (float(found[0]), int(found[1])) if found[1] else (0.0, 0)
+
+    return run
 
 
 def _max_references(df: Any, column: str) -> int | None:

@@ -138,6 +138,15 @@ class Layout:
         where = "" if stage is None else f" of stage {stage}"
         raise KeyError(f"no statistics column {name!r}{where} in a row of {self.stages} stages")
 
+    def names(self, stage_names: Sequence[str]) -> list[str]:
+        """The columns' names as the statistics files' header writes them: a per-stage
+        count as ``stage:hyp_content`` (its name without ``_matches``)."""
+        if len(stage_names) != self.stages:
+            raise ValueError(f"{len(stage_names)} stage names for {self.stages} stages")
+        per_stage = [name.removesuffix("_matches") for name in STAGE_COLUMNS]
+        stages = [f"{stage}:{name}" for stage in stage_names for name in per_stage]
+        return [*HEAD_COLUMNS, *stages, *TAIL_COLUMNS]
+
     def row(self, stats: Stats) -> list[Any]:
         """``stats`` as a row, its values as they are (a record of fewer stages is
         padded with zero blocks)."""

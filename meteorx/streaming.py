@@ -32,7 +32,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, TextIO
@@ -42,7 +42,7 @@ from meteorx.formats.writers import text_segment_line, text_system_line, tsv_cel
 from meteorx.inputs import check_length
 from meteorx.parallel import score_iter
 from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
-from meteorx.scoring import Breakdown, compute
+from meteorx.scoring import Breakdown, compute, system_score
 from meteorx.signature import signature
 from meteorx.stats import Stats
 
@@ -301,9 +301,11 @@ class ScoreStream:
         With ``system_score: mean`` in the configuration, ``score`` is the mean of the
         segment scores instead (the breakdown's other fields still come from the sums).
         """
-        breakdown = compute(self.total, self.scorer.params)
-        if self.scorer.config.system_score == "mean" and self.count:
-            breakdown = replace(breakdown, score=self.score_sum / self.count)
+        breakdown = system_score(
+            self.scorer.config.system_score,
+            compute(self.total, self.scorer.params),
+            lambda: (self.score_sum, self.count),
+        )
         return StreamSummary(
             breakdown.score,
             breakdown,

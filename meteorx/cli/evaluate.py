@@ -6,10 +6,10 @@ Shared by ``score``, ``combine`` and ``report``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections.abc import Sequence
 
+from meteorx import scoring
 from meteorx.errors import InputError
 from meteorx.formats import Report, Scored, ScoredSystem, TestSet, document_scores
 from meteorx.scorer import Scorer, SegmentResult
@@ -67,10 +67,8 @@ def build_report(
         else:
             segments = [Scored(compute(r, params), r) for r in records]
         total = sum_stats(records)
-        breakdown = compute(total, params)
-        if system_score == "mean" and segments:
-            mean = sum(seg.score for seg in segments) / len(segments)
-            breakdown = dataclasses.replace(breakdown, score=mean)
+        scores = [seg.score for seg in segments]
+        breakdown = scoring.system_score(system_score, compute(total, params), scores)
         system = ScoredSystem(
             name=name,
             system=Scored(breakdown, total),

@@ -14,7 +14,7 @@ from typing import Any
 
 from meteorx.errors import InputError
 from meteorx.scoring import Breakdown, Parameters, compute
-from meteorx.stats import Stats, sum_stats
+from meteorx.stats import Layout, Stats, sum_stats
 
 #: The first line of a statistics file (``meteorx score --stats-out``).
 STATS_MAGIC = "# meteorx-stats v1"
@@ -108,13 +108,5 @@ def document_scores(
 
 
 def stats_columns(stage_names: Sequence[str]) -> list[str]:
-    """Column names of a statistics row, in :meth:`Stats.to_list` order."""
-    cols = ["hyp_len", "ref_len", "hyp_function", "ref_function"]
-    for name in stage_names:
-        cols += [
-            f"{name}:hyp_content",
-            f"{name}:ref_content",
-            f"{name}:hyp_function",
-            f"{name}:ref_function",
-        ]
-    return [*cols, "chunks", "hyp_matched_words", "ref_matched_words"]
+    """Column names of a statistics row (:class:`~meteorx.stats.Layout`)."""
+    return Layout(len(stage_names)).names(stage_names)

@@ -47,7 +47,8 @@ df.count()
 from meteorx.spark import corpus_stats, score_rows
 kw = dict(config=preset, language=lang or None, normalize=norm or None)
 from meteorx.api import build_scorer
-width = 7 + 4 * len(build_scorer(**kw).matchers)
+from meteorx.stats import Layout
+width = Layout(len(build_scorer(**kw).matchers)).width
 corpus_stats(score_rows(df.limit(200), **kw), width=width)  # start workers, build scorers
 t = time.monotonic()
 stats = corpus_stats(score_rows(df, **kw), width=width)

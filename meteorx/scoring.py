@@ -112,12 +112,10 @@ def fragmentation(counts: Stats, perfect_match_rule: bool) -> Value:
     0 under the perfect-match rule for a record whose every word matched in one chunk,
     and for a record of no segments (empty input); NaN when nothing matched.
     """
-    hyp_matches = sum(counts.hyp_content_matches) + sum(counts.hyp_function_matches)
-    ref_matches = sum(counts.ref_content_matches) + sum(counts.ref_function_matches)
     perfect = (
         perfect_match_rule
-        & (hyp_matches == counts.hyp_len)
-        & (ref_matches == counts.ref_len)
+        & (counts.hyp_matches == counts.hyp_len)
+        & (counts.ref_matches == counts.ref_len)
         & (counts.chunks == 1)
     )
     matched = (counts.hyp_matched_words + counts.ref_matched_words) / 2.0

@@ -44,7 +44,10 @@ class Aligner(Protocol):
     #: compiled pass over the key stages (the shortcut replaces it).
     align_prepared: PreparedAlign | None = None
 
-    def __init__(self, options: Any) -> None: ...
+    def __init__(self, options: Any) -> None:
+        """Build it from its validated options (this default, for aligners without
+        options, ignores them)."""
+        return None
 
     def align(
         self,

@@ -17,13 +17,14 @@ its header also records. The file holds these sections:
   over a sentence stops as soon as no phrase can continue (Meteor 1.5 walks a trie);
 * a *directory* from each first word to its run of keys (the words, one per line, and
   ``uint64`` triples: where the run starts and ends in *keys*, and its first key's
-
+  number), and metadata (in the header) including the SHA-256 of the source file.
 
 Compiling a sorted table (Meteor's are) works on whole decompressed blocks at once
 with ``numpy`` (line ends, runs of equal phrases and the paraphrase lines are found by
 array operations, not per line) while a thread decompresses the next block (zlib, or
 ISA-L when the optional ``isal`` package is installed), so the English table compiles
 in about the time it takes to decompress it. Other tables (unsorted, odd spacing,
+``\\r`` line ends) take a slower general path with the same result.
 
 This module imports :mod:`.text_format` (the reader), :mod:`meteorx.cache` (the cache
 file format) and :mod:`meteorx.errors`, plus ``numpy``; :mod:`.table` opens what it

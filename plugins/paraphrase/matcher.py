@@ -19,16 +19,16 @@ search's tie-breaking depends on.
 
 How: the work is done by the compiled twin ``_native`` (``_native.pyx``) when the engine
 in use runs compiled code (one state per loaded table, shared by the scorers of the
-process): a sentence's phrases
-are found by the trie walk over the compiled table's sorted keys (binary search over
-a word's run of keys; each step (key, next word) is remembered), a phrase's
-paraphrases are decoded once from the loaded table into the hashes of their first two
-words, and a paraphrase is found in the other sentence by those hashes, then checked
-byte by byte against the tokens (no Python objects per word or paraphrase).
+process): a sentence's phrases are found by the trie walk over the compiled table's
+sorted keys (binary search over a word's run of keys; each step (key, next word) is
+remembered), a phrase's paraphrases are decoded once from the loaded table into the
+hashes of their first two words, and a paraphrase is found in the other sentence by
+those hashes, then checked byte by byte against the tokens (no Python objects per word
+or paraphrase).
 
 The plain Python below (:meth:`ParaphraseMatcher.python_prepare`,
-:meth:`ParaphraseMatcher.python_candidates`) defines the results and runs without the
-extension; tests check that both give the same lists. It walks a sentence like the
+:meth:`ParaphraseMatcher.python_candidates`) defines the results and runs on the Python
+engine; tests check that both give the same lists. It walks a sentence like the
 jar's trie (keys of the first words it meets are read from the compiled table once, a
 phrase's paraphrases are decoded once) and keeps its tokens, bigrams and phrases. To
 find where a paraphrase occurs in the other sentence, it looks up its *key* (the

@@ -1,10 +1,10 @@
 """A loaded paraphrase table: opening its compiled form, and the model scoring reads.
 
-
 Opening the compiled file reads it into memory and verifies its digest (the English
 table is 107 MB: about 50 ms to read, 3 ms to check with XXH3 or 50 ms with SHA-256),
 then decodes the directory only (~17 k first words); a first word's keys are read the
 first time a sentence contains it. The file is read, not mapped, so that truncating or
+rewriting it during a run cannot kill the run (``SIGBUS``) or change its results.
 
 :func:`load_table` opens the cache file :mod:`.compiler` wrote (compiling the table
 first when there is none, or it is stale or damaged); :class:`ParaphraseTable` answers

@@ -3,9 +3,10 @@
 Everything else is configured in ``pyproject.toml``. ``meteorx.align._fast`` holds the
 compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
 ``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``);
-``meteorx._paraphrase`` does the paraphrase matcher's work (``meteorx/_paraphrase.pyx``);
-``meteorx.tokenizers._norm`` is Meteor 1.5's ``-norm`` tokeniser
-(``meteorx/tokenizers/_norm.pyx``); ``meteorx._transfer`` moves segment results
+``meteorx_plugins.paraphrase._native`` does the paraphrase matcher's work
+(``plugins/paraphrase/_native.pyx``); ``meteorx_plugins.meteor_norm._native`` is Meteor
+1.5's ``-norm`` tokeniser (``plugins/meteor_norm/_native.pyx``; plugins own their compiled
+code); ``meteorx._transfer`` moves segment results
 between processes (``meteorx/_transfer.pyx``); NLTK's greedy alignment,
 ``meteorx_plugins.nltk_compat._greedy``, is ``plugins/nltk_compat/greedy.py``, a plain
 Python module compiled as it is.
@@ -23,8 +24,8 @@ from setuptools import Extension, setup
 MODULES = {
     "meteorx.align._fast": "meteorx/align/_fast",
     "meteorx._fastpath": "meteorx/_fastpath",
-    "meteorx._paraphrase": "meteorx/_paraphrase",
-    "meteorx.tokenizers._norm": "meteorx/tokenizers/_norm",
+    "meteorx_plugins.paraphrase._native": "plugins/paraphrase/_native",
+    "meteorx_plugins.meteor_norm._native": "plugins/meteor_norm/_native",
     "meteorx._transfer": "meteorx/_transfer",
     # plain Python, compiled as it is (the .py file is the fallback)
     "meteorx_plugins.nltk_compat._greedy": "plugins/nltk_compat/greedy",

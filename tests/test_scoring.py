@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import meteorx
 from meteorx.scorer import Scorer
-from meteorx.scoring import Parameters, compute
-from meteorx.stats import Stats, sum_stats
+from meteorx.scoring import Parameters, compute, system_score
+from meteorx.stats import Layout, Stats, sum_stats
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +75,38 @@ def test_stats_round_trip_and_addition() -> None:
     assert c.hyp_len == 4
     assert c.hyp_content_matches == (3.0, 0.0)
     assert Stats.from_list(c.to_list(), segments=2) == c
+
+
+def test_layout_names_every_column_once() -> None:
+    """The row layout is Meteor 1.5's -ssOut order: 4 counts, a block of 4 per stage, 3."""
+    layout = Layout(2)
+    record = Stats(3, 4, 1, 2, (5.0, 6.0), (7.0, 8.0), (9.0, 10.0), (11.0, 12.0), 13, 14, 15)
+    row = layout.row(record)
+    assert row == [3, 4, 1, 2, 5.0, 7.0, 9.0, 11.0, 6.0, 8.0, 10.0, 12.0, 13, 14, 15]
+    assert row == record.to_list() and len(row) == layout.width == 15
+    assert row[layout.column("ref_function_matches", 1)] == 12.0
+    assert row[layout.column("chunks")] == 13
+    assert layout.record(row) == record == Stats.from_list(row)
+    assert Layout(3).row(record)[layout.width - 3 : layout.width + 1] == [0.0] * 4  # padded
+    assert layout.names(["exact", "stem"])[4:6] == ["exact:hyp_content", "exact:ref_content"]
+    with pytest.raises(ValueError, match="7 \\+ 4k numbers, got 9"):
+        Layout.of_width(9)
+    with pytest.raises(KeyError):
+        layout.column("hyp_content_matches", 2)
+    with pytest.raises(ValueError, match="3 stages, expected 2"):
+        layout.row(Stats(1, 1, 0, 0, (1.0,) * 3, (1.0,) * 3, (0.0,) * 3, (0.0,) * 3, 1, 1, 1))
+
+
+def test_system_score_rule() -> None:
+    total = compute(
+        Stats(2, 2, 0, 0, (1.0,), (1.0,), (0.0,), (0.0,), 1, 1, 1),
+        Parameters(0.9, 3.0, 0.5, 0.5, (1.0,)),
+    )
+    assert system_score("statistics", total, [0.25, 0.5]) is total
+    assert system_score("mean", total, [0.25, 0.5]).score == 0.375
+    assert system_score("mean", total, lambda: (1.5, 3)).score == 0.5
+    assert system_score("mean", total, []) is total  # no segments: the statistics' score
+    assert system_score("mean", total, [0.25]).precision == total.precision
 
 
 def test_nan_scores_zero() -> None:

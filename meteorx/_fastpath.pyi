@@ -1,12 +1,10 @@
 """Type stub of the optional C extension built from ``_fastpath.pyx``."""
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from meteorx.stats import Stats
 from meteorx.types import Match
-
-_T = TypeVar("_T")
 
 class KeyTable:
     def __len__(self) -> int: ...
@@ -42,7 +40,6 @@ def count_stats(
     int,
     int,
 ]: ...
-def make_record(cls: type[_T], names: tuple[str, ...], values: tuple[Any, ...]) -> _T: ...
 def alignment_stats(
     matches: Sequence[Match],
     chunks: int,

@@ -495,7 +495,7 @@ _STATS_FIELDS = (
 )
 
 
-def make_record(type cls, tuple names, tuple values):
+cdef object _make_record(type cls, tuple names, tuple values):
     """An instance of the (frozen) dataclass ``cls`` with ``names[i] = values[i]``.
 
     Does what the generated ``__init__`` does (``object.__setattr__`` per field, so the
@@ -521,5 +521,5 @@ def alignment_stats(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_id
     if (chunks == 1 and perfect_match_rule and hyp_words == hyp_len
             and ref_words == ref_len):
         chunks = 0  # a perfect segment adds no fragmentation (Meteor 1.5)
-    return make_record(stats_type, _STATS_FIELDS, (
+    return _make_record(stats_type, _STATS_FIELDS, (
         hyp_len, ref_len, hyp_fw, ref_fw, hc, rc, hf, rf, chunks, hyp_words, ref_words, 1))

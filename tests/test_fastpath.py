@@ -280,7 +280,7 @@ def test_single_keys_equal_keys(name: str, words: list[str]) -> None:
 
 def test_compiled_records_name_every_field() -> None:
     """``alignment_stats`` builds Stats from its own field list: it must be the
-    dataclass's (``make_record`` leaves a missing field unset)."""
+    dataclass's (``_make_record`` leaves a missing field unset)."""
     from meteorx.stats import STATS_FIELDS
 
     assert fastpath._STATS_FIELDS == STATS_FIELDS

@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from meteorx import tune as T  # noqa: E402
 from meteorx.config import MeteorConfig, load_config  # noqa: E402
+from meteorx.errors import InputError  # noqa: E402
 
 TO_ENGLISH: dict[str, Any] = {
     # Meteor 1.5's English defaults (-l en -norm) without the paraphrase stage.
@@ -167,7 +168,7 @@ def run_task(root: Path, task: Task, jobs: int, write: bool) -> list[str]:
         measure_data = data if column == task.raw_column else _data(root, task, column)
         try:
             T.Objective(measure, measure_data, everything, task.threshold)
-        except T.InputError:
+        except InputError:
             continue  # e.g. system-level r with two systems
         cells = []
         for part, setting in (

@@ -26,6 +26,7 @@ from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(type tp, Py_ssize_t nitems)
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
     const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
     long long PyLong_AsLongLongAndOverflow(object v, int* overflow) except? -1
     bint PyLong_CheckExact(object o)
@@ -39,7 +40,17 @@ cdef enum:  # value tags
 
 cdef uint32_t SAME_AS_BEFORE = 0xFFFFFFFF  # a token count: the previous result's ref tokens
 
-from meteorx._fastpath import make_record  # the records are built as the scorer builds them
+cdef object _object_new = object.__new__
+
+
+cdef object _make_record(type cls, tuple names, tuple values):
+    """What the dataclass's generated ``__init__`` does (``object.__setattr__`` per field,
+    so the record is laid out as the scorer's own), without a Python call per field."""
+    cdef Py_ssize_t i
+    obj = _object_new(cls)
+    for i in range(len(names)):
+        PyObject_GenericSetAttr(obj, names[i], values[i])
+    return obj
 
 
 class Unsupported(Exception):
@@ -274,7 +285,7 @@ cdef object _record(type cls, tuple names, Reader* r):
         item = _value(r)
         Py_INCREF(item)
         PyTuple_SET_ITEM(values, k, item)
-    return make_record(cls, names, values)
+    return _make_record(cls, names, values)
 
 
 cdef tuple _tokens(Reader* r, uint32_t n):
@@ -291,7 +302,7 @@ def decode(bytes data, type segment_type, type alignment_type, type stats_type,
            type breakdown_type, type match_type, tuple segment_fields,
            tuple alignment_fields, tuple stats_fields, tuple breakdown_fields):
     """The results :func:`encode` wrote, rebuilt as the same records (with
-    :func:`meteorx.types.make_record`)."""
+    the dataclasses' own field setting, as the scorer builds them)."""
     cdef Reader r
     cdef uint32_t n, k, n_matches, j, n_tokens
     cdef int field
@@ -317,7 +328,7 @@ def decode(bytes data, type segment_type, type alignment_type, type stats_type,
             PyTuple_SET_ITEM(matches, j, match)
         chunks = _value(&r)
         optimal = _value(&r)
-        alignment = make_record(alignment_type, alignment_fields, (matches, chunks, optimal))
+        alignment = _make_record(alignment_type, alignment_fields, (matches, chunks, optimal))
         hyp_tokens = _tokens(&r, _count(&r))
         n_tokens = _count(&r)
         if n_tokens == SAME_AS_BEFORE:
@@ -325,7 +336,7 @@ def decode(bytes data, type segment_type, type alignment_type, type stats_type,
         else:
             ref_tokens = previous_ref = _tokens(&r, n_tokens)
         ref_index = _value(&r)
-        out.append(make_record(segment_type, segment_fields, (
+        out.append(_make_record(segment_type, segment_fields, (
             score, breakdown, stats, alignment, hyp_tokens, ref_tokens, ref_index)))
     if r.pos != r.size:
         raise ValueError("corrupt transfer data (bytes left over)")

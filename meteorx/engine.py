@@ -51,6 +51,8 @@ class EngineWarning(MeteorxWarning):
 
 _override: str | None = None
 _loaded: dict[str, ModuleType | None] = {}
+#: why a compiled module that is there did not load (a stale or broken build)
+_broken: dict[str, str] = {}
 _warned: set[str] = set()
 
 
@@ -68,9 +70,16 @@ def _import(name: str) -> ModuleType | None:
     if name not in _loaded:
         try:
             _loaded[name] = importlib.import_module(name)
-        except ImportError:
+        except ImportError as error:
             _loaded[name] = None
+            if not (isinstance(error, ModuleNotFoundError) and error.name == name):
+                _broken[name] = f"{type(error).__name__}: {error}"
     return _loaded[name]
+
+
+def _state(name: str) -> str:
+    """``not built`` or ``broken (why)`` for a module that did not load."""
+    return f"broken ({_broken[name]})" if name in _broken else "not built"
 
 
 def declare(name: str, purpose: str) -> None:
@@ -94,16 +103,18 @@ def compiled(name: str, purpose: str | None = None) -> ModuleType | None:
     if module is None:
         missing = [n for n in MODULES if _import(n) is None]
         if engine == "c":
+            listed = ", ".join(f"{n} ({_state(n)})" for n in missing)
             raise EngineError(
-                f"${ENV_VAR}=c but these compiled modules are not built: {', '.join(missing)} "
+                f"${ENV_VAR}=c but these compiled modules do not load: {listed} "
                 "(reinstall meteorx with a C compiler, e.g. pip install --force-reinstall "
                 "--no-binary meteorx meteorx, or set METEORX_ENGINE=python)"
             )
         new = [n for n in missing if n not in _warned]
         if new:
             _warned.update(new)
+            listed = ", ".join(f"{n}: {_state(n)}" for n in new)
             warnings.warn(
-                f"the compiled engine is not built ({', '.join(new)}): the pure-Python "
+                f"the compiled engine is not built ({listed}): the pure-Python "
                 "twins run, with the same results, several times slower (reinstall "
                 "meteorx with a C compiler; set METEORX_ENGINE=python to silence this)",
                 EngineWarning,
@@ -138,12 +149,13 @@ def active() -> str:
 
 def report() -> list[tuple[str, str, str]]:
     """(module, what it speeds up, state) for every known compiled module; the state is
-    ``in use``, ``built, not used`` (``python`` asked for) or ``not built``."""
+    ``in use``, ``built, not used`` (``python`` asked for), ``not built`` or ``broken
+    (why)`` (there but failing to load: a stale build)."""
     engine = requested()
     rows = []
     for name, purpose in MODULES.items():
         if _import(name) is None:
-            state = "not built"
+            state = _state(name)
         else:
             state = "built, not used" if engine == "python" else "in use"
         rows.append((name, purpose, state))
@@ -155,8 +167,8 @@ def describe() -> str:
     engine = requested()
     rows = report()
     running = active()
-    missing = [name for name, _, state in rows if state == "not built"]
+    missing = [f"{name} ({state})" for name, _, state in rows if state != "in use"]
     text = f"engine: {running} (METEORX_ENGINE={engine})"
-    if missing:
-        text += f"; not built: {', '.join(missing)}"
+    if missing and engine != "python":
+        text += f"; not loaded: {', '.join(missing)}"
     return text

@@ -57,7 +57,7 @@ def _omw(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _compiled_built() -> None:
-    missing = [name for name, _, state in engine.report() if state == "not built"]
+    missing = [name for name, _, state in engine.report() if state != "in use"]
     if missing:
         pytest.skip(f"compiled modules not built: {', '.join(missing)}")
 
@@ -115,7 +115,7 @@ def test_a_missing_compiled_module(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(engine.MODULES, "meteorx._not_built", "a twin that was not built")
     with engine.use("c"), pytest.raises(engine.EngineError) as caught:
         engine.compiled("meteorx._not_built")
-    assert "meteorx._not_built" in str(caught.value)
+    assert "meteorx._not_built (not built)" in str(caught.value)
     assert "METEORX_ENGINE=python" in str(caught.value)
     monkeypatch.setattr(engine, "_warned", set())
     with engine.use("auto"), warnings.catch_warnings(record=True) as seen:
@@ -149,3 +149,17 @@ def test_info_and_verbose_name_the_engine(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and "METEORX_ENGINE" in captured.err
+
+
+def test_a_broken_compiled_module_is_named_as_broken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module that is there but fails to load (a stale build) is not 'not built'."""
+    (tmp_path / "mx_stale_twin.py").write_text('raise ImportError("built for another Python")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(engine.MODULES, "mx_stale_twin", "a stale twin")
+    with engine.use("c"), pytest.raises(engine.EngineError) as caught:
+        engine.compiled("mx_stale_twin")
+    assert "mx_stale_twin (broken (ImportError: built for another Python))" in str(caught.value)
+    with engine.use("auto"):
+        assert "broken" in engine.describe()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meteorx.engine import compiled
+from meteorx.engine import compiled, declare
 from meteorx.errors import LanguageError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
@@ -28,6 +28,7 @@ __all__ = ["norm_tokenizer"]
 #: The compiled twin of :func:`tokenizer.tokens`, and what it does for ``meteorx info``.
 NATIVE = "meteorx_plugins.meteor_norm._native"
 PURPOSE = "Meteor's -norm tokenizer"
+declare(NATIVE, PURPOSE)  # listed by meteorx info before it is first used
 
 
 def norm_tokenizer(

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meteorx.engine import compiled
+from meteorx.engine import compiled, declare
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
 from meteorx.resources import short_checksum
@@ -65,6 +65,7 @@ __all__ = ["NATIVE", "ParaphraseMatcher", "ParaphraseOptions"]
 #: The compiled twin of the matcher's per-segment work, and what it does (``meteorx info``).
 NATIVE = "meteorx_plugins.paraphrase._native"
 PURPOSE = "the paraphrase matcher"
+declare(NATIVE, PURPOSE)  # listed by meteorx info before it is first used
 
 
 class ParaphraseOptions(BaseModel):

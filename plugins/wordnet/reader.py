@@ -31,8 +31,8 @@ from meteorx_plugins.wordnet.locate import (
     POS_NAMES,
     POS_TAGS,
     JarOrder,
+    WordNetFiles,
     find_wordnet,
-    zip_root,
 )
 
 __all__ = ["DETACHMENT_RULES", "METEOR15_RULES", "Morphology", "WordNet", "load_wordnet"]
@@ -266,24 +266,14 @@ def _meteor_jar_parts(entries: dict[str, bytes]) -> dict[str, bytes]:
     return parts
 
 
-def _read_sources(root: Path) -> dict[str, bytes]:
+def _read_sources(located: Located) -> dict[str, bytes]:
     """The index and exception files of a database folder or zip (missing .exc files
     are tolerated, missing index files are an error)."""
-    wanted = INDEX_FILES + EXCEPTION_FILES
-    parts: dict[str, bytes] = {}
+    root = located.path
     try:
-        if root.is_dir():
-            for name in wanted:
-                file = root / name
-                if file.is_file():
-                    parts[name] = file.read_bytes()
-        else:
-            prefix = zip_root(root) or ""
-            with zipfile.ZipFile(root) as archive:
-                present = set(archive.namelist())
-                for name in wanted:
-                    if prefix + name in present:
-                        parts[name] = archive.read(prefix + name)
+        parts: dict[str, bytes] = WordNetFiles.of(located).read_present(
+            INDEX_FILES + EXCEPTION_FILES
+        )
     except (OSError, zipfile.BadZipFile) as error:
         raise ResourceError(f"WordNet 3.0: cannot read {root}: {error}") from error
     missing = [name for name in INDEX_FILES if name not in parts]
@@ -406,7 +396,7 @@ def load_wordnet(path: str | os.PathLike[str] | None = None, *, jar: JarOrder = 
         return wordnet
     # The jar's files are keyed as they are and converted only when compiling.
     entries = _jar_entries(located.path) if located.path.is_file() else None
-    parts = _read_sources(located.path) if entries is None else entries
+    parts = _read_sources(located) if entries is None else entries
     data, cache_file, from_cache = cached(
         f"wordnet-v{_FORMAT}",
         sha256_parts(parts.items()),

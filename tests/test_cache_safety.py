@@ -26,9 +26,9 @@ from meteorx.cache import CacheWarning, Record, cache_dir, cached
 from meteorx.cli.main import main as cli_main
 from meteorx.cli.resources_cmd import install_resource, read_manifest
 from meteorx.errors import MeteorxError, ResourceError
-from meteorx_plugins.paraphrase.table import clear_loaded, load_table
 from meteorx_plugins import lemma, omw
 from meteorx_plugins import wordnet as wn
+from meteorx_plugins.paraphrase.table import clear_loaded, load_table
 from meteorx_plugins.wordnet import reader as wn_reader
 
 REPO = Path(__file__).resolve().parents[1]

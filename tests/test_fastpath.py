@@ -7,7 +7,7 @@ and counts the statistics. Every layer is compared with the one it replaces.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable
+from collections.abc import Collection, Hashable, Iterator
 from dataclasses import astuple
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from meteorx import engine
 from meteorx.languages import resolve_language
 from meteorx.matchers import KeyMatcher
 from meteorx.scorer import Scorer
@@ -27,12 +28,17 @@ WORDS = st.sampled_from(["a", "b", "c", "ab", "abc", "ba", "cab", "A", "B", "the
 SENTENCES = st.lists(WORDS, min_size=0, max_size=14)
 
 
-def general_path(scorer: Scorer) -> Scorer:
-    """The same scorer forced onto the plain-Python path."""
-    scorer._plans = None
-    scorer._alignment_stats = None
-    scorer._reset_words()
-    return scorer
+def general_path(*args: Any, **kwargs: Any) -> Scorer:
+    """The same configuration on the pure-Python engine (the definitions)."""
+    with engine.use("python"):
+        return Scorer(*args, **kwargs)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_engine() -> Iterator[None]:
+    """Scorers built in these tests run the compiled code, whatever $METEORX_ENGINE says."""
+    with engine.use("c"):
+        yield
 
 
 def same_result(a: Any, b: Any) -> None:
@@ -113,7 +119,7 @@ def test_many_repeats_keep_the_nearest_links() -> None:
     ref = ["y"] + ["x"] * 70 + ["xs"] * 20
     for config in ("li", "meteor-2005"):
         fast = Scorer(config, language="en")
-        slow = general_path(Scorer(config, language="en"))
+        slow = general_path(config, language="en")
         same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
@@ -126,7 +132,7 @@ def test_scores_equal_the_general_path(hyp: list[str], ref: list[str]) -> None:
         {"extends": "meteor-2005", "language": "en"},
     ):
         fast = Scorer(config)
-        slow = general_path(Scorer(config))
+        slow = general_path(config)
         same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
@@ -171,7 +177,7 @@ def test_compiled_formula_equals_compute(
         ],
     }
     fast = Scorer(config)
-    slow = general_path(Scorer(config))
+    slow = general_path(config)
     same_result(fast.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
@@ -188,7 +194,7 @@ def test_compiled_statistics_on_the_general_path(hyp: list[str], ref: list[str])
     flags._plans = None
     flags._reset_words()
     assert flags._alignment_stats is not None
-    slow = general_path(Scorer(config))
+    slow = general_path(config)
     same_result(flags.segment(hyp, [ref]), slow.segment(hyp, [ref]))
 
 
@@ -196,7 +202,7 @@ def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -
     """Past the word limit the tables restart, and scores stay the same."""
     monkeypatch.setattr("meteorx.scorer._MAX_WORDS", 5)
     scorer = Scorer("li", language="en")
-    slow = general_path(Scorer("li", language="en"))
+    slow = general_path("li", language="en")
     pairs = [
         ("the cat sat on the mat", "a cat sat on a mat"),
         ("dogs ran home", "the dog runs"),
@@ -222,7 +228,7 @@ def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -
 )
 def test_xray_equals_the_general_path(config: dict[str, Any], xray: dict[str, list[str]]) -> None:
     fast = Scorer(config)
-    slow = general_path(Scorer(config))
+    slow = general_path(config)
     assert fast._plans is not None
     for system in ("system1", "system2"):
         a = fast.corpus(xray[system], xray["ref"])
@@ -238,7 +244,7 @@ def test_full_english_equals_the_general_path(xray: dict[str, list[str]]) -> Non
         fast = Scorer("meteor-1.5-en", normalize="meteor")
     except Exception as error:  # missing WordNet or paraphrase table
         pytest.skip(f"meteor-1.5-en resources unavailable: {error}")
-    slow = general_path(Scorer("meteor-1.5-en", normalize="meteor"))
+    slow = general_path("meteor-1.5-en", normalize="meteor")
     assert fast._plans == [(True, 48), (False, 48), (False, 0), None]
     for x, y in zip(xray["system1"][:800], xray["ref"][:800], strict=True):
         same_result(fast.segment(x, y), slow.segment(x, y))

@@ -5,10 +5,12 @@ from __future__ import annotations
 import io
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from meteorx import engine
 from meteorx.cli.main import main
 from meteorx.parallel import progress_bar, score_pairs
 from meteorx.scorer import Scorer
@@ -217,6 +219,13 @@ def test_regions_hand_out_every_chunk_once_own_run_first(n_chunks: int, n: int) 
 _transfer = pytest.importorskip("meteorx._transfer", reason="the C extension is not built")
 
 
+@pytest.fixture
+def compiled_engine() -> Iterator[None]:
+    """parallel.encode/decode run the compiled transfer, whatever $METEORX_ENGINE says."""
+    with engine.use("c"):
+        yield
+
+
 def _types(value: object) -> object:
     """A value's structure with every leaf replaced by its type (repr hides int/float)."""
     if isinstance(value, tuple):
@@ -235,6 +244,7 @@ def _round_trip(results: list, detail: bool = True) -> list:  # type: ignore[typ
     return decode(encoded)
 
 
+@pytest.mark.usefixtures("compiled_engine")
 def test_encoded_results_decode_to_the_same_records() -> None:
     from meteorx.parallel import without_detail
 
@@ -259,6 +269,7 @@ def test_encoded_results_decode_to_the_same_records() -> None:
     assert all(decoded[i].ref_tokens is decoded[i - 1].ref_tokens for i in same)
 
 
+@pytest.mark.usefixtures("compiled_engine")
 def test_encoding_keeps_every_float_bit_and_int_size() -> None:
     from meteorx.scorer import SEGMENT_FIELDS, SegmentResult
     from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown
@@ -331,6 +342,7 @@ def _codec_args() -> tuple:  # type: ignore[type-arg]
     return (Match, STATS_FIELDS, BREAKDOWN_FIELDS)
 
 
+@pytest.mark.usefixtures("compiled_engine")
 def test_corrupt_transfer_data_is_an_error_not_a_crash() -> None:
     from meteorx.parallel import decode, encode
 

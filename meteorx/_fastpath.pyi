@@ -1,10 +1,12 @@
 """Type stub of the optional C extension built from ``_fastpath.pyx``."""
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from meteorx.stats import Stats
 from meteorx.types import Match
+
+_T = TypeVar("_T")
 
 class KeyTable:
     def __len__(self) -> int: ...
@@ -50,3 +52,11 @@ def alignment_stats(
     perfect_match_rule: bool,
     stats_type: type[Stats],
 ) -> Stats: ...
+def make_record(cls: type[_T], names: tuple[str, ...], values: tuple[Any, ...]) -> _T: ...
+def sum_stats_values(
+    records: Iterable[Stats],
+) -> tuple[
+    tuple[float, ...],
+    tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...], tuple[float, ...]],
+    int,
+]: ...

@@ -26,7 +26,7 @@ from meteorx.matchers import KeyMatcher, Matcher, first_bad_span, span_problem
 from meteorx.normalize import build_normalizer, unicode_form
 from meteorx.registry import Registry, get_registry
 from meteorx.resources import MissingResource, missing_resources_error
-from meteorx.scoring import Breakdown, Parameters, compute, system_score
+from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown, Parameters, compute, formula, system_score
 from meteorx.signature import signature
 from meteorx.stats import Stats, sum_stats
 from meteorx.types import Alignment, Match, make_record
@@ -142,6 +142,8 @@ class Scorer:
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
         # The compiled key-stage pass and statistics, when the engine seam runs C.
         self._fastpath = _fastpath = compiled("meteorx._fastpath")
+        # Records (results, breakdowns) built in C when it runs: ~0.4 us a record less.
+        self._record = _fastpath.make_record if _fastpath is not None else make_record
         # Statistics in C (the same numbers as _stats).
         self._alignment_stats = _fastpath.alignment_stats if _fastpath is not None else None
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
@@ -476,7 +478,8 @@ class Scorer:
             self.params.perfect_match_rule,
             Stats,
         )
-        return stats, compute(stats, self.params), alignment
+        breakdown = self._record(Breakdown, BREAKDOWN_FIELDS, formula(stats, self.params))
+        return stats, breakdown, alignment
 
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
         fw = self.function_words
@@ -539,7 +542,7 @@ class Scorer:
             ref_tokens = self._tokenize_ref(ref)
             stats, breakdown, alignment = self._pair(hyp_tokens, hyp_prepared, ref_tokens)
             if best is None or breakdown.score > best.score:
-                best = make_record(
+                best = self._record(
                     SegmentResult,
                     SEGMENT_FIELDS,
                     (breakdown.score, breakdown, stats, alignment, hyp_tokens, ref_tokens, index),

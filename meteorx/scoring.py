@@ -60,8 +60,10 @@ def _where(condition: Value, then: Value, otherwise: Value) -> Value:
     """``then`` where ``condition`` holds, else ``otherwise``: a conditional expression
     for a plain truth value, :func:`numpy.where` for an array of them (NumPy is only
     imported for arrays: scoring a record does not need it)."""
-    if isinstance(condition, bool):
-        return then if condition else otherwise
+    if condition is True:  # a comparison of numbers gives the bool singletons
+        return then
+    if condition is False:
+        return otherwise
     import numpy as np
 
     return np.where(condition, then, otherwise)
@@ -79,15 +81,16 @@ def precision_recall(counts: Stats, delta: float, weights: Sequence[float]) -> t
     ref_len = delta * (counts.ref_len - counts.ref_function) + (1.0 - delta) * counts.ref_function
     hyp_matched: Value = 0.0
     ref_matched: Value = 0.0
-    stages = range(min(len(weights), len(counts.hyp_content_matches)))
-    hc, rc = counts.hyp_content_matches, counts.ref_content_matches
-    for i in stages:
-        hyp_matched = hyp_matched + hc[i] * weights[i] * delta
-        ref_matched = ref_matched + rc[i] * weights[i] * delta
-    hf, rf = counts.hyp_function_matches, counts.ref_function_matches
-    for i in stages:
-        hyp_matched = hyp_matched + hf[i] * weights[i] * (1.0 - delta)
-        ref_matched = ref_matched + rf[i] * weights[i] * (1.0 - delta)
+    # Stage by stage (zip stops at the shorter of the weights and the stages), content
+    # words first, then function words: always this order of additions.
+    content = zip(counts.hyp_content_matches, counts.ref_content_matches, weights, strict=False)
+    for hyp_count, ref_count, weight in content:
+        hyp_matched = hyp_matched + hyp_count * weight * delta
+        ref_matched = ref_matched + ref_count * weight * delta
+    function = zip(counts.hyp_function_matches, counts.ref_function_matches, weights, strict=False)
+    for hyp_count, ref_count, weight in function:
+        hyp_matched = hyp_matched + hyp_count * weight * (1.0 - delta)
+        ref_matched = ref_matched + ref_count * weight * (1.0 - delta)
     return _div(hyp_matched, hyp_len), _div(ref_matched, ref_len)
 
 

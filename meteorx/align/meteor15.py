@@ -74,6 +74,8 @@ class Meteor15Aligner(Aligner):
     def __init__(self, options: Meteor15Options | None = None) -> None:
         self.beam_size = (options or Meteor15Options()).beam_size
         fast = compiled("meteorx.align._fast")  # the engine seam picks C or Python
+        records = compiled("meteorx._fastpath")
+        self._record = records.make_record if records is not None else make_record
         self._search = fast.meteor15 if fast is not None else beam_search
 
     def align(
@@ -94,7 +96,7 @@ class Meteor15Aligner(Aligner):
                 candidates, hyp_len, ref_len, weights, exact_stages
             )
         chosen, chunks = result
-        alignment: Alignment = make_record(  # Alignment(matches, chunks), built faster
+        alignment: Alignment = self._record(  # Alignment(matches, chunks), built faster
             Alignment, ALIGNMENT_FIELDS, (tuple([candidates[i] for i in chosen]), chunks, True)
         )
         return alignment

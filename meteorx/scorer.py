@@ -158,6 +158,10 @@ class Scorer:
                 (m.link_identical, m.max_links) if isinstance(m, KeyMatcher) else None
                 for m in self.matchers
             ]
+        #: with key stages only, no stage has explicit spans (a list spared per segment)
+        self._no_spans: list[Any] | None = (
+            [None] * len(self.matchers) if all(self._plans or [None]) else None
+        )
         self._reset_words()
 
     # -- construction -----------------------------------------------------------------
@@ -448,7 +452,7 @@ class Scorer:
         _fastpath = self._fastpath
         assert plans is not None and _fastpath is not None
         assert self._alignment_stats is not None
-        explicit = [
+        explicit = self._no_spans or [
             None if plans[s] else self._spans(s, hyp_prepared[s], ref_prepared[s])
             for s in range(n_stages)
         ]

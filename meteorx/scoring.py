@@ -77,20 +77,20 @@ def _div(a: Value, b: Value) -> Value:
 def precision_recall(counts: Stats, delta: float, weights: Sequence[float]) -> tuple[Value, Value]:
     """Weighted precision and recall: each stage's matches count with the stage's
     weight, content words with δ and function words with 1 − δ (0 for an empty side)."""
-    hyp_len = delta * (counts.hyp_len - counts.hyp_function) + (1.0 - delta) * counts.hyp_function
-    ref_len = delta * (counts.ref_len - counts.ref_function) + (1.0 - delta) * counts.ref_function
+    function_delta = 1.0 - delta
+    hyp_len = delta * (counts.hyp_len - counts.hyp_function) + function_delta * counts.hyp_function
+    ref_len = delta * (counts.ref_len - counts.ref_function) + function_delta * counts.ref_function
     hyp_matched: Value = 0.0
     ref_matched: Value = 0.0
-    # Stage by stage (zip stops at the shorter of the weights and the stages), content
-    # words first, then function words: always this order of additions.
-    content = zip(counts.hyp_content_matches, counts.ref_content_matches, weights, strict=False)
-    for hyp_count, ref_count, weight in content:
-        hyp_matched = hyp_matched + hyp_count * weight * delta
-        ref_matched = ref_matched + ref_count * weight * delta
-    function = zip(counts.hyp_function_matches, counts.ref_function_matches, weights, strict=False)
-    for hyp_count, ref_count, weight in function:
-        hyp_matched = hyp_matched + hyp_count * weight * (1.0 - delta)
-        ref_matched = ref_matched + ref_count * weight * (1.0 - delta)
+    stages = range(min(len(weights), len(counts.hyp_content_matches)))
+    hc, rc = counts.hyp_content_matches, counts.ref_content_matches
+    for i in stages:  # content words of every stage first, then function words
+        hyp_matched = hyp_matched + hc[i] * weights[i] * delta
+        ref_matched = ref_matched + rc[i] * weights[i] * delta
+    hf, rf = counts.hyp_function_matches, counts.ref_function_matches
+    for i in stages:
+        hyp_matched = hyp_matched + hf[i] * weights[i] * function_delta
+        ref_matched = ref_matched + rf[i] * weights[i] * function_delta
     return _div(hyp_matched, hyp_len), _div(ref_matched, ref_len)
 
 
@@ -115,11 +115,11 @@ def fragmentation(counts: Stats, perfect_match_rule: bool) -> Value:
     0 under the perfect-match rule for a record whose every word matched in one chunk,
     and for a record of no segments (empty input); NaN when nothing matched.
     """
-    perfect = (
-        perfect_match_rule
+    # (the rule is a setting, one bool for every record: ``and`` skips the test without it)
+    perfect = perfect_match_rule and (
+        (counts.chunks == 1)
         & (counts.hyp_matches == counts.hyp_len)
         & (counts.ref_matches == counts.ref_len)
-        & (counts.chunks == 1)
     )
     matched = (counts.hyp_matched_words + counts.ref_matched_words) / 2.0
     frag = _where(matched > 0, counts.chunks / (matched + (matched == 0)), math.nan)

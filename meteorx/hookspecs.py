@@ -7,24 +7,89 @@ thing it provides. Built-in features use these same hooks (see ``plugins/core.py
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import pluggy
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
+    from meteorx.align import Aligner
+    from meteorx.languages import Language
     from meteorx.matchers import Matcher
-    from meteorx.registry import (
-        AlignerFactory,
-        FunctionWordSource,
-        ResourceKind,
-        TokenizerFactory,
-    )
 
 hookspec = pluggy.HookspecMarker("meteorx")
 hookimpl = pluggy.HookimplMarker("meteorx")
+
+# -- what plugins register (the registry collects it) ----------------------------------
+
+#: What a plugin registers as an aligner: its class (see :class:`meteorx.align.Aligner`).
+AlignerFactory = type["Aligner"]
+Tokenizer = Callable[[str], list[str]]
+TokenizerFactory = Callable[["Language"], Tokenizer]
+FunctionWordSource = Callable[["Language"], tuple[frozenset[str], str]]
+
+
+class Installable(Protocol):
+    """One resource ``meteorx resources install NAME`` can place in the user cache."""
+
+    @property
+    def name(self) -> str: ...  # omw-por
+    @property
+    def filename(self) -> str: ...  # the file installed: wn-data-por.tab
+    @property
+    def url(self) -> str: ...  # its official download address ("" if none)
+    @property
+    def sha256(self) -> str | None: ...  # the pinned checksum, if any
+    @property
+    def description(self) -> str: ...
+    def check(self, path: Path) -> str | None:
+        """``None`` if ``path`` is this resource's file, else a short reason why not."""
+        ...
+
+
+@dataclass(frozen=True)
+class LanguageResource:
+    """A resource one stage reads for one language, as ``meteorx languages`` shows it."""
+
+    stage: str  # the stage (matcher) that reads it: synonym-omw
+    locate: Callable[[], str]  # how it was found here; raises MeteorxError when missing
+    install: str | None = None  # its name for ``meteorx resources install``, if it has one
+
+
+def _no_spec(name: str) -> Installable | None:
+    return None
+
+
+def _none_listed() -> tuple[Installable, ...]:
+    return ()
+
+
+def _none_needed(language: Language) -> tuple[LanguageResource, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class ResourceKind:
+    """A kind of data some stages read and meteorx does not ship (a wordnet, a
+    paraphrase table): what ``meteorx resources`` and ``meteorx languages`` know of it.
+    """
+
+    #: How ``meteorx resources install`` names its resources, for help texts
+    #: (``"omw-<code> for any omw-data wordnet"``); ``None`` if it installs none.
+    names: str | None = None
+    #: The installable resource called ``name``, or ``None`` if it is not of this kind.
+    spec: Callable[[str], Installable | None] = _no_spec
+    #: Those ``meteorx resources list`` shows, installed or not.
+    listed: Callable[[], Iterable[Installable]] = _none_listed
+    #: Those a language's stages read (the check is ``locate``, run on demand).
+    needed: Callable[[Language], Iterable[LanguageResource]] = _none_needed
+
+
+# -- the hooks ---------------------------------------------------------------------
 
 
 @hookspec

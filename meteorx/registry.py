@@ -13,88 +13,48 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from meteorx import hookspecs
 from meteorx.errors import MeteorxWarning, PluginError
 
+# The types of what plugins register belong to the plugin contract (hookspecs); they
+# are importable from here too.
+from meteorx.hookspecs import (
+    AlignerFactory,
+    FunctionWordSource,
+    Installable,
+    LanguageResource,
+    ResourceKind,
+    Tokenizer,
+    TokenizerFactory,
+)
+
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-    from meteorx.align import Aligner
-    from meteorx.languages import Language
     from meteorx.matchers import Matcher
 
 ENTRY_POINT_GROUP = "meteorx"
 
-#: What a plugin registers as an aligner: its class (see :class:`meteorx.align.Aligner`).
-AlignerFactory = type["Aligner"]
-Tokenizer = Callable[[str], list[str]]
-TokenizerFactory = Callable[["Language"], Tokenizer]
-FunctionWordSource = Callable[["Language"], tuple[frozenset[str], str]]
-
-
-class Installable(Protocol):
-    """One resource ``meteorx resources install NAME`` can place in the user cache."""
-
-    @property
-    def name(self) -> str: ...  # omw-por
-    @property
-    def filename(self) -> str: ...  # the file installed: wn-data-por.tab
-    @property
-    def url(self) -> str: ...  # its official download address ("" if none)
-    @property
-    def sha256(self) -> str | None: ...  # the pinned checksum, if any
-    @property
-    def description(self) -> str: ...
-    def check(self, path: Path) -> str | None:
-        """``None`` if ``path`` is this resource's file, else a short reason why not."""
-        ...
-
-
-@dataclass(frozen=True)
-class LanguageResource:
-    """A resource one stage reads for one language, as ``meteorx languages`` shows it."""
-
-    stage: str  # the stage (matcher) that reads it: synonym-omw
-    locate: Callable[[], str]  # how it was found here; raises MeteorxError when missing
-    install: str | None = None  # its name for ``meteorx resources install``, if it has one
-
-
-def _no_spec(name: str) -> Installable | None:
-    return None
-
-
-def _none_listed() -> tuple[Installable, ...]:
-    return ()
-
-
-def _none_needed(language: Language) -> tuple[LanguageResource, ...]:
-    return ()
-
-
-@dataclass(frozen=True)
-class ResourceKind:
-    """A kind of data some stages read and meteorx does not ship (a wordnet, a
-    paraphrase table): what ``meteorx resources`` and ``meteorx languages`` know of it.
-    """
-
-    #: How ``meteorx resources install`` names its resources, for help texts
-    #: (``"omw-<code> for any omw-data wordnet"``); ``None`` if it installs none.
-    names: str | None = None
-    #: The installable resource called ``name``, or ``None`` if it is not of this kind.
-    spec: Callable[[str], Installable | None] = _no_spec
-    #: Those ``meteorx resources list`` shows, installed or not.
-    listed: Callable[[], Iterable[Installable]] = _none_listed
-    #: Those a language's stages read (the check is ``locate``, run on demand).
-    needed: Callable[[Language], Iterable[LanguageResource]] = _none_needed
+__all__ = [
+    "AlignerFactory",
+    "FunctionWordSource",
+    "Installable",
+    "LanguageResource",
+    "PluginInfo",
+    "Registry",
+    "ResourceKind",
+    "Tokenizer",
+    "TokenizerFactory",
+    "get_registry",
+]
 
 
 @dataclass

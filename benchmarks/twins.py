@@ -3,9 +3,11 @@
 Whole runs (every twin a configuration uses, on the xray data, 2,489 segments) and the
 twins one at a time, each on inputs recorded from real runs: the beam search and the
 optimal search (the candidate links of every xray segment), Meteor's ``-norm``
-tokenizer (every xray line), the transfer between processes (every result of a run).
-Figures are medians of ``--repeat`` runs, engines alternating, so load on the machine
-touches both alike. This is what decides whether a twin is worth its weight.
+tokenizer (every xray line), the transfer between processes and the building of
+result records (every result of a run). Figures are the best of ``--repeat`` runs,
+engines alternating so that load on the machine touches both alike, with the garbage
+collector paused as the scorer pauses it. This is what decides whether a twin is
+worth its weight.
 
     python benchmarks/twins.py [--repeat 5]
 """
@@ -13,7 +15,7 @@ touches both alike. This is what decides whether a twin is worth its weight.
 from __future__ import annotations
 
 import argparse
-import statistics
+import pickle
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +24,8 @@ from typing import Any
 from meteorx import engine
 from meteorx.parallel import decode, encode
 from meteorx.registry import get_registry
-from meteorx.scorer import Scorer
+from meteorx.scorer import SEGMENT_FIELDS, Scorer, SegmentResult, paused_gc
+from meteorx.types import make_record
 
 REPO = Path(__file__).resolve().parent.parent
 ENGINES = ("c", "python")
@@ -36,17 +39,15 @@ RUNS = [
 ]
 
 
-def _median(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
+def _seconds(fn: Callable[[], Any]) -> float:
+    with paused_gc():
         start = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        return time.perf_counter() - start
 
 
 def _pair(make: Callable[[], Callable[[], Any]], repeat: int) -> dict[str, float]:
-    """Median seconds of the callable ``make()`` returns, built on each engine."""
+    """Best seconds of the callable ``make()`` returns, built on each engine."""
     runs: dict[str, Callable[[], Any]] = {}
     for which in ENGINES:
         with engine.use(which):
@@ -54,8 +55,9 @@ def _pair(make: Callable[[], Callable[[], Any]], repeat: int) -> dict[str, float
     out = {which: [] for which in ENGINES}  # type: dict[str, list[float]]
     for _ in range(repeat):  # alternate, so both see the same load
         for which in ENGINES:
-            out[which].append(_median(runs[which], 1))
-    return {which: statistics.median(times) for which, times in out.items()}
+            with engine.use(which):  # for code that asks the seam when it runs
+                out[which].append(_seconds(runs[which]))
+    return {which: min(times) for which, times in out.items()}
 
 
 class _Recorder:
@@ -109,13 +111,26 @@ def main() -> None:
         scorer.corpus(hyps, ref_lists)
         calls = recorder.calls
         kind = type(recorder.aligner)
-        options = {"beam_size": 40} if label.startswith("beam") else {"max_states": 20000}
+        options = {"li": {"beam_size": 40}, "meteor-2005": {"max_states": 20000}}.get(preset, {})
 
         def aligning(k: Any = kind, o: dict[str, int] = options, c: Any = calls) -> Any:
             aligner = k(k.Options(**o))
             return lambda: [aligner.align(*call) for call in c]
 
         rows.append(_row(label, len(calls), _pair(aligning, args.repeat)))
+
+    from meteorx.compat.nltk import meteor_score
+
+    pairs = [([r.split()], h.split()) for h, r in zip(hyps, refs, strict=True)]
+
+    def dropping_in() -> Any:
+        return lambda: [meteor_score(r, h) for r, h in pairs]
+
+    rows.append(
+        _row(
+            "NLTK drop-in meteor_score, greedy (pairs)", len(pairs), _pair(dropping_in, args.repeat)
+        )
+    )
 
     registry = get_registry()
     lines = hyps + refs
@@ -129,8 +144,17 @@ def main() -> None:
     with engine.use("c"):
         results = list(Scorer("li", language="en").corpus(hyps, ref_lists).segments)
 
+    def building() -> Any:
+        fast = engine.compiled("meteorx._fastpath")
+        build = fast.make_record if fast is not None else make_record
+        values = [(r.score, r.breakdown, r.stats, r.alignment, (), (), 0) for r in results]
+        return lambda: [build(SegmentResult, SEGMENT_FIELDS, v) for v in values]
+
+    rows.append(_row("make_record (result records)", len(results), _pair(building, args.repeat)))
+
     def transferring() -> Any:
-        return lambda: decode(encode(results, True))
+        # as a worker's queue moves it: pickled, then unpickled by the parent
+        return lambda: decode(pickle.loads(pickle.dumps(encode(results, True), protocol=5)))
 
     rows.append(
         _row("transfer, encode + decode (results)", len(results), _pair(transferring, args.repeat))

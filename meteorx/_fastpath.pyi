@@ -53,10 +53,3 @@ def alignment_stats(
     stats_type: type[Stats],
 ) -> Stats: ...
 def make_record(cls: type[_T], names: tuple[str, ...], values: tuple[Any, ...]) -> _T: ...
-def sum_stats_values(
-    records: Iterable[Stats],
-) -> tuple[
-    tuple[float, ...],
-    tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...], tuple[float, ...]],
-    int,
-]: ...

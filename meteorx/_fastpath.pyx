@@ -524,71 +524,9 @@ def alignment_stats(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_id
     return _make_record(stats_type, _STATS_FIELDS, (
         hyp_len, ref_len, hyp_fw, ref_fw, hc, rc, hf, rf, chunks, hyp_words, ref_words, 1))
 
+
 def make_record(type cls, tuple names, tuple values):
     """``cls(*values)`` for a frozen dataclass without ``__post_init__``, the fields
     set as its generated ``__init__`` sets them (the twin of
     :func:`meteorx.types.make_record`, without a Python call per field)."""
     return _make_record(cls, names, values)
-
-
-def sum_stats_values(records):
-    """The sums ``meteorx.stats.sum_stats`` builds its record from, with the same
-    float additions in the same order: ``(hyp_len, ref_len, hyp_function,
-    ref_function, chunks, hyp_matched_words, ref_matched_words)`` as floats, the four
-    per-stage tuples, and the number of segments (an int)."""
-    cdef double scalars[7]
-    cdef double* totals[4]
-    cdef Py_ssize_t lengths[4]
-    cdef Py_ssize_t cap = 0, k, i, n
-    cdef double* grown
-    cdef object segments = 0
-    cdef object part
-    cdef tuple t
-    for k in range(7):
-        scalars[k] = 0.0
-    for k in range(4):
-        totals[k] = NULL
-        lengths[k] = 0
-    try:
-        for r in records:
-            scalars[0] += <double>r.hyp_len
-            scalars[1] += <double>r.ref_len
-            scalars[2] += <double>r.hyp_function
-            scalars[3] += <double>r.ref_function
-            scalars[4] += <double>r.chunks
-            scalars[5] += <double>r.hyp_matched_words
-            scalars[6] += <double>r.ref_matched_words
-            segments += r.segments
-            for k in range(4):
-                if k == 0:
-                    part = r.hyp_content_matches
-                elif k == 1:
-                    part = r.ref_content_matches
-                elif k == 2:
-                    part = r.hyp_function_matches
-                else:
-                    part = r.ref_function_matches
-                t = part if type(part) is tuple else tuple(part)
-                n = len(t)
-                if n > cap:  # room for n stages in every total (new ones are zero)
-                    for i in range(4):
-                        grown = <double*>realloc(totals[i], n * sizeof(double))
-                        if grown == NULL:
-                            raise MemoryError()
-                        totals[i] = grown
-                    cap = n
-                if n > lengths[k]:
-                    for i in range(lengths[k], n):
-                        totals[k][i] = 0.0
-                    lengths[k] = n
-                for i in range(n):
-                    totals[k][i] += <double>t[i]
-        return (
-            tuple([scalars[k] for k in range(7)]),
-            tuple([tuple([totals[k][i] for i in range(lengths[k])]) for k in range(4)]),
-            segments,
-        )
-    finally:
-        for k in range(4):
-            free(totals[k])
-

@@ -15,8 +15,6 @@ from itertools import zip_longest
 from operator import add, attrgetter
 from typing import Any
 
-from meteorx.engine import compiled
-
 
 def _add_lists(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
     if len(a) < len(b):
@@ -197,26 +195,9 @@ def sum_stats(records: Iterable[Stats]) -> Stats:
     """Sum records; an empty iterable gives an empty record with zero segments.
 
     Equal to adding the records one by one with ``+`` (the same additions in the same
-    order), without building a record per step; in C when the engine seam runs it
-    (2,489 records: 0.5 ms against 1.5 ms, a few per cent of scoring them).
+    order), column by column, without building a record per step (2,489 records: 1.4 ms,
+    about 1% of scoring them; its C twin, 0.5 ms, did not pay for itself).
     """
-    fast = compiled("meteorx._fastpath")
-    if fast is not None:
-        values, (hc, rc, hf, rf), count = fast.sum_stats_values(records)
-        return Stats(
-            hyp_len=values[0],
-            ref_len=values[1],
-            hyp_function=values[2],
-            ref_function=values[3],
-            hyp_content_matches=hc,
-            ref_content_matches=rc,
-            hyp_function_matches=hf,
-            ref_function_matches=rf,
-            chunks=values[4],
-            hyp_matched_words=values[5],
-            ref_matched_words=values[6],
-            segments=count,
-        )
     columns = list(zip(*map(_FIELD_VALUES, records), strict=True))
     if not columns:
         return Stats(segments=0)

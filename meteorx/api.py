@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meteorx import engine
 from meteorx.config import MeteorConfig
 from meteorx.defaults import configure
 from meteorx.errors import InputError
@@ -101,12 +102,16 @@ def build_scorer(
     if not shared or registry is not None:
         return Scorer(resolved(), registry=registry)
     named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
-    name_key = (config, language, normalize, alpha, beta, gamma, delta) if named else None
+    # a shared scorer runs the engine it was built on (meteorx.engine.use switches it)
+    engine_in_use = engine.requested()
+    name_key: tuple[Any, ...] | None = None
+    if named:
+        name_key = (config, language, normalize, alpha, beta, gamma, delta, engine_in_use)
     with _LOCK:
         scorer = _SHARED.get(name_key)
     if scorer is None:
         cfg = resolved()
-        key = cfg.model_dump_json()
+        key = (cfg.model_dump_json(), engine_in_use)
         with _LOCK:
             scorer = _SHARED.get(key)
         if scorer is None:

@@ -163,3 +163,16 @@ def test_a_broken_compiled_module_is_named_as_broken(
     assert "mx_stale_twin (broken (ImportError: built for another Python))" in str(caught.value)
     with engine.use("auto"):
         assert "broken" in engine.describe()
+
+
+def test_a_shared_scorer_runs_the_engine_it_was_asked_for() -> None:
+    """meteorx.score keeps one scorer per configuration and engine, not per configuration."""
+    from meteorx.api import build_scorer
+
+    with engine.use("c"):
+        compiled_scorer = build_scorer("li", language="en", shared=True)
+    with engine.use("python"):
+        python_scorer = build_scorer("li", language="en", shared=True)
+        assert build_scorer("li", language="en", shared=True) is python_scorer
+    assert python_scorer is not compiled_scorer
+    assert python_scorer._fastpath is None

@@ -196,6 +196,12 @@ class MeteorConfig(_Strict):
         "or 'nltk' P*R/(alpha*P + (1-alpha)*R) (NLTK): equal in exact arithmetic, they can "
         "differ in the last bit",
     )
+    units: Literal["words", "characters"] = Field(
+        "words",
+        description="what precision and recall count: 'words' (Meteor 1.5's default) or "
+        "'characters' of the matched words, as the jar's -ch counts them (UTF-16 units); "
+        "alignment and fragmentation stay over words either way",
+    )
     aligner: AlignerConfig = AlignerConfig()
     system_score: Literal["statistics", "mean"] = Field(
         "statistics",

@@ -146,6 +146,13 @@ class Scorer:
         self._record = _fastpath.make_record if _fastpath is not None else make_record
         # Statistics in C (the same numbers as _stats).
         self._alignment_stats = _fastpath.alignment_stats if _fastpath is not None else None
+        #: a token's size in precision and recall: None for a word each (Meteor 1.5's
+        #: default); for ``units: characters`` its length as the jar's -ch counts it.
+        #: Characters are counted by _stats alone (no compiled twin: it would not pay).
+        self._size: Callable[[str], int] | None = None
+        if cfg.units == "characters":
+            self._size = _utf16_length
+            self._alignment_stats = None
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
         # Key stages (KeyMatcher) run in one compiled pass over word ids; see _word_ids.
         self._plans: list[tuple[bool, int] | None] | None = None
@@ -393,7 +400,7 @@ class Scorer:
         if self._identical_first_stage_only and hyp == ref:
             n_stages = 1
         if self._plans is not None:
-            return self._pair_keyed(hyp_prepared, ref_prepared, n_stages)
+            return self._pair_keyed(hyp, ref, hyp_prepared, ref_prepared, n_stages)
         fast = self._align_prepared
         alignment = (
             fast(self.matchers[:n_stages], hyp_prepared, ref_prepared, len(hyp), len(ref))
@@ -444,14 +451,18 @@ class Scorer:
         return self.aligner.align(candidates, len(hyp), len(ref), self.weights, self.exact_stages)
 
     def _pair_keyed(
-        self, hyp_prepared: list[Any], ref_prepared: list[Any], n_stages: int
+        self,
+        hyp: tuple[str, ...],
+        ref: tuple[str, ...],
+        hyp_prepared: list[Any],
+        ref_prepared: list[Any],
+        n_stages: int,
     ) -> tuple[Stats, Breakdown, Alignment]:
         """:meth:`_pair` with the key stages' links and the counts done by the compiled
         pass over word ids (same results as :meth:`_align` and :meth:`_stats`)."""
         plans = self._plans
         _fastpath = self._fastpath
         assert plans is not None and _fastpath is not None
-        assert self._alignment_stats is not None
         explicit = self._no_spans or [
             None if plans[s] else self._spans(s, hyp_prepared[s], ref_prepared[s])
             for s in range(n_stages)
@@ -472,22 +483,31 @@ class Scorer:
         )
         if not self._trust_aligner:
             self._check_alignment(alignment, hyp_len, ref_len)
-        stats = self._alignment_stats(
-            alignment.matches,
-            alignment.chunks,
-            len(self.matchers),
-            hyp_ids,
-            ref_ids,
-            self._function_word,
-            self.params.perfect_match_rule,
-            Stats,
-        )
+        if self._alignment_stats is None:  # characters: counted over the tokens
+            stats = self._stats(hyp, ref, alignment)
+        else:
+            stats = self._alignment_stats(
+                alignment.matches,
+                alignment.chunks,
+                len(self.matchers),
+                hyp_ids,
+                ref_ids,
+                self._function_word,
+                self.params.perfect_match_rule,
+                Stats,
+            )
         breakdown = self._record(Breakdown, BREAKDOWN_FIELDS, formula(stats, self.params))
         return stats, breakdown, alignment
 
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
+        """The alignment's counts: a word each, or its characters with ``units:
+        characters`` (lengths, function words and matches alike; the matched words that
+        fragmentation divides by stay words)."""
         fw = self.function_words
         n = len(self.matchers)
+        size = self._size
+        hyp_size = [size(t) for t in hyp] if size else [1] * len(hyp)
+        ref_size = [size(t) for t in ref] if size else [1] * len(ref)
         hyp_is_fw = [t.lower() in fw for t in hyp] if fw else [False] * len(hyp)
         ref_is_fw = [t.lower() in fw for t in ref] if fw else [False] * len(ref)
         hc = [0.0] * n
@@ -499,14 +519,14 @@ class Scorer:
         for m in alignment.matches:
             for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
                 if hyp_is_fw[k]:
-                    hf[m.stage] += 1
+                    hf[m.stage] += hyp_size[k]
                 else:
-                    hc[m.stage] += 1
+                    hc[m.stage] += hyp_size[k]
             for k in range(m.ref_start, m.ref_start + m.ref_len):
                 if ref_is_fw[k]:
-                    rf[m.stage] += 1
+                    rf[m.stage] += ref_size[k]
                 else:
-                    rc[m.stage] += 1
+                    rc[m.stage] += ref_size[k]
             hyp_words += m.hyp_len
             ref_words += m.ref_len
         chunks = alignment.chunks
@@ -518,10 +538,10 @@ class Scorer:
         ):
             chunks = 0  # a perfect segment adds no fragmentation (Meteor 1.5)
         return Stats(
-            hyp_len=len(hyp),
-            ref_len=len(ref),
-            hyp_function=sum(hyp_is_fw),
-            ref_function=sum(ref_is_fw),
+            hyp_len=sum(hyp_size),
+            ref_len=sum(ref_size),
+            hyp_function=sum(k for k, f in zip(hyp_size, hyp_is_fw, strict=True) if f),
+            ref_function=sum(k for k, f in zip(ref_size, ref_is_fw, strict=True) if f),
             hyp_content_matches=tuple(hc),
             ref_content_matches=tuple(rc),
             hyp_function_matches=tuple(hf),
@@ -589,6 +609,13 @@ class Scorer:
     def rescore(self, stats: Stats) -> Breakdown:
         """Apply this scorer's parameters to a statistics record (no re-alignment)."""
         return compute(stats, self.params)
+
+
+def _utf16_length(token: str) -> int:
+    """A token's length as Java's ``String.length()`` counts it (what the jar's -ch
+    adds up): UTF-16 code units, so a character outside the Basic Multilingual Plane
+    (an emoji, a rare CJK ideograph) counts 2."""
+    return len(token.encode("utf-16-le")) // 2
 
 
 @contextmanager

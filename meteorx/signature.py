@@ -76,6 +76,8 @@ def signature(scorer: Described, refs: int | None = None) -> str:
     ]
     if cfg.fmean != "harmonic":
         fields.append(f"fmean:{cfg.fmean}")
+    if cfg.units != "words":
+        fields.append("units:ch")
     if cfg.system_score == "mean":
         fields.append("sys:mean")
     if refs is not None:

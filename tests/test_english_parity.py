@@ -37,6 +37,12 @@ CASES: dict[str, tuple[list[str], Any, dict[str, Any]]] = {
         {},
     ),
     "lower": (["-l", "en", "-lower"], "meteor-1.5-en", {"normalize": "lower"}),
+    # precision and recall over characters: the jar's -ch is 'units: characters'
+    "norm-characters": (
+        ["-l", "en", "-norm", "-ch"],
+        {"extends": "meteor-1.5-en", "units": "characters"},
+        {"normalize": "meteor"},
+    ),
 }
 
 

@@ -35,6 +35,11 @@ CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
         ["-l", "en", "-t", "li", "-lower", "-m", "exact stem"],
         {"extends": "li", "language": "en", "normalize": "lower"},
     ),
+    # precision and recall over characters (the jar's -ch: 'units: characters')
+    "li-characters": (
+        ["-l", "en", "-t", "li", "-lower", "-m", "exact stem", "-ch"],
+        {"extends": "li", "language": "en", "normalize": "lower", "units": "characters"},
+    ),
 }
 
 

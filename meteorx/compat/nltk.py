@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
+from meteorx import engine
 from meteorx.errors import PluginError
 from meteorx.scoring import Parameters, compute
 from meteorx.stats import Stats
@@ -67,23 +68,26 @@ class NltkEngine(Protocol):
         ...
 
 
-_ENGINE: list[NltkEngine] = []
+_ENGINES: dict[str, NltkEngine] = {}
 
 
 def _engine() -> NltkEngine:
-    """The ``nltk`` aligner of the plugin registry (built once)."""
-    if not _ENGINE:
+    """The ``nltk`` aligner of the plugin registry, built once per engine (compiled or
+    pure Python: :mod:`meteorx.engine`)."""
+    which = engine.requested()
+    aligner = _ENGINES.get(which)
+    if aligner is None:
         from meteorx.registry import get_registry
 
         factory = get_registry().aligner("nltk")
-        aligner = factory(factory.Options())
-        if not isinstance(aligner, NltkEngine):
+        built = factory(factory.Options())
+        if not isinstance(built, NltkEngine):
             raise PluginError(
                 "the installed 'nltk' aligner cannot align token lists (token_aligner); "
                 "meteorx.compat.nltk needs the nltk_compat plugin's"
             )
-        _ENGINE.append(aligner)
-    return _ENGINE[0]
+        aligner = _ENGINES[which] = built
+    return aligner
 
 
 @cache

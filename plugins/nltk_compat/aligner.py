@@ -38,9 +38,10 @@ class NltkAligner(Aligner):
 
     def __init__(self, options: Any = None) -> None:
         self._plan: tuple[list[Matcher], _FastPlan | None] | None = None
-        greedy = greedy_module()  # compiled or not: asked once, when the aligner is built
-        self._greedy_links = greedy.greedy_links
-        self._chunk_count = greedy.chunk_count
+        self._greedy = greedy_module()  # compiled or not: asked once, when it is built
+        self._greedy_links = self._greedy.greedy_links
+        self._chunk_count = self._greedy.chunk_count
+        self._default_aligner: TokenAligner | None = None  # NLTK's stemmer and WordNet
 
     def token_aligner(
         self, stemmer: StemmerLike | None = None, wordnet: Any = None
@@ -48,8 +49,12 @@ class NltkAligner(Aligner):
         """NLTK METEOR's alignment of two preprocessed token lists with NLTK's
         ``stemmer`` and ``wordnet`` arguments (see
         :func:`~meteorx_plugins.nltk_compat.links.token_aligner`): what
-        :mod:`meteorx.compat.nltk` scores with."""
-        return token_aligner(stemmer, wordnet)
+        :mod:`meteorx.compat.nltk` scores with (the default one is built once)."""
+        if stemmer is not None or wordnet is not None:
+            return token_aligner(stemmer, wordnet, self._greedy)
+        if self._default_aligner is None:
+            self._default_aligner = token_aligner(None, None, self._greedy)
+        return self._default_aligner
 
     def prepared_stages(self, matchers: Sequence[Matcher]) -> frozenset[int] | None:
         """The stages whose prepared forms :meth:`align_prepared` reads (None: all of

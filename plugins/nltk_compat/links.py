@@ -151,13 +151,16 @@ def _functions(stemmer: StemmerLike | None, wordnet: Any) -> _Functions:
     return stem, synonyms, synonym_prefilter(stem, synonyms)
 
 
-def token_aligner(stemmer: StemmerLike | None = None, wordnet: Any = None) -> TokenAligner:
+def token_aligner(
+    stemmer: StemmerLike | None = None, wordnet: Any = None, module: ModuleType | None = None
+) -> TokenAligner:
     """NLTK METEOR's alignment of two preprocessed token lists, ``(hyp, ref) -> (link,
     matches, chunks)``, with NLTK's ``stemmer`` (default: its ``PorterStemmer()``) and
     ``wordnet`` (default: the WordNet the search order finds; or any object with NLTK's
-    ``synsets``). Chunks are counted as NLTK counts them; 0 without links."""
+    ``synsets``). Chunks are counted as NLTK counts them; 0 without links. ``module``
+    is the greedy alignment to run (default: :func:`greedy_module`'s)."""
     stem, synonyms, prefilter = _functions(stemmer, wordnet)
-    module = greedy_module()
+    module = module or greedy_module()
     links, count = module.greedy_links, module.chunk_count
 
     def align(hyp: Sequence[str], ref: Sequence[str]) -> Links:

@@ -29,7 +29,7 @@ from meteorx.resources import MissingResource, missing_resources_error
 from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown, Parameters, compute, formula, system_score
 from meteorx.signature import signature
 from meteorx.stats import Stats, sum_stats
-from meteorx.types import Alignment, Match, make_record
+from meteorx.types import Alignment, Match, record_maker
 
 TextOrTokens = str | Sequence[str]
 
@@ -142,8 +142,7 @@ class Scorer:
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
         # The compiled key-stage pass and statistics, when the engine seam runs C.
         self._fastpath = _fastpath = compiled("meteorx._fastpath")
-        # Records (results, breakdowns) built in C when it runs: ~0.4 us a record less.
-        self._record = _fastpath.make_record if _fastpath is not None else make_record
+        self._record = record_maker()  # results and breakdowns, built per segment
         # Statistics in C (the same numbers as _stats).
         self._alignment_stats = _fastpath.alignment_stats if _fastpath is not None else None
         #: a token's size in precision and recall: None for a word each (Meteor 1.5's

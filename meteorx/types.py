@@ -7,8 +7,11 @@ covers several words on each side needs no special case anywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
+
+from meteorx.engine import compiled
 
 
 class Match(NamedTuple):
@@ -78,8 +81,20 @@ def count_chunks(matches: tuple[Match, ...] | list[Match]) -> int:
 
 def make_record(cls: type[Any], names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
     """An instance of the dataclass ``cls`` from its field values in declaration order
-    (``names``, the field names, are what the compiled modules set them by)."""
+    (``names``, the field names, are what the compiled twin sets them by)."""
     return cls(*values)
+
+
+RecordMaker = Callable[[type[Any], tuple[str, ...], tuple[Any, ...]], Any]
+
+
+def record_maker() -> RecordMaker:
+    """:func:`make_record`, or its compiled twin (about 3x faster: a record less to
+    build in Python per segment) when the engine seam runs compiled code; asked by the
+    objects that build results per segment, when they are built."""
+    fast = compiled("meteorx._fastpath")
+    maker: RecordMaker = fast.make_record if fast is not None else make_record
+    return maker
 
 
 #: Alignment's fields in declaration order (what ``make_record`` takes values in).

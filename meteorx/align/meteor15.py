@@ -48,7 +48,7 @@ from meteorx.align import Aligner
 from meteorx.align._reference import ReferenceMeteor15Aligner
 from meteorx.config import Count
 from meteorx.engine import compiled
-from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
+from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, record_maker
 
 _rank = itemgetter(0, 1, 2)  # (-cover, chunks, distance)
 # A path: (-cover, chunks, distance, next index, last hyp end, used hyp mask, chosen).
@@ -74,8 +74,7 @@ class Meteor15Aligner(Aligner):
     def __init__(self, options: Meteor15Options | None = None) -> None:
         self.beam_size = (options or Meteor15Options()).beam_size
         fast = compiled("meteorx.align._fast")  # the engine seam picks C or Python
-        records = compiled("meteorx._fastpath")
-        self._record = records.make_record if records is not None else make_record
+        self._record = record_maker()
         self._search = fast.meteor15 if fast is not None else beam_search
 
     def align(

@@ -8,7 +8,7 @@ from typing import Any
 
 from meteorx.align import Aligner
 from meteorx.matchers import Matcher
-from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, count_chunks, make_record
+from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, count_chunks, record_maker
 from meteorx_plugins.nltk_compat.greedy import Prefilter
 from meteorx_plugins.nltk_compat.links import (
     StemmerLike,
@@ -42,6 +42,7 @@ class NltkAligner(Aligner):
         self._greedy_links = self._greedy.greedy_links
         self._chunk_count = self._greedy.chunk_count
         self._default_aligner: TokenAligner | None = None  # NLTK's stemmer and WordNet
+        self._record = record_maker()
 
     def token_aligner(
         self, stemmer: StemmerLike | None = None, wordnet: Any = None
@@ -107,7 +108,7 @@ class NltkAligner(Aligner):
         else:
             matches = [new(Match, (j, 1, i, 1, 0)) for j, i in enumerate(hyp_of) if i >= 0]
         # NLTK's chunk count (hypothesis order) is the same number as count_chunks'.
-        alignment: Alignment = make_record(  # Alignment(matches, chunks), built faster
+        alignment: Alignment = self._record(  # Alignment(matches, chunks), built faster
             Alignment, ALIGNMENT_FIELDS, (tuple(matches), self._chunk_count(link), True)
         )
         return alignment

@@ -53,7 +53,12 @@ import numpy as np
 
 from meteorx.cache import Writer
 from meteorx.errors import ResourceError
-from meteorx_plugins.paraphrase.text_format import clean_line, raw_blocks, record_lines
+from meteorx_plugins.paraphrase.text_format import (
+    TRUNCATED_BLOCK,
+    clean_line,
+    raw_blocks,
+    record_lines,
+)
 
 __all__ = ["CACHE_KIND", "FORMAT_VERSION", "SECTIONS", "compile_table", "fingerprint"]
 
@@ -504,10 +509,7 @@ def _scan(blocks: Iterator[bytes]) -> Generator[_Scanned, None, None]:
         lines.append(tail)
     if any(line.strip() for line in lines):
         if len(lines) != 3:
-            raise ResourceError(
-                "paraphrase table is truncated: its last block does not have the three "
-                "lines probability / phrase / paraphrase"
-            )
+            raise ResourceError(TRUNCATED_BLOCK)
         scanned, _, _ = _scan_block(b"\n".join(lines) + b"\n" + _PAD, last, group)
         if scanned is not None:
             yield scanned

@@ -52,6 +52,13 @@ _DELIMITERS = re.compile(rb"[ \t\x0c]+")
 _DELIMITERS_STR = re.compile(r"[ \t\x0c]+")
 
 
+#: The error for a table whose last block is cut short (both scanners raise it).
+TRUNCATED_BLOCK = (
+    "paraphrase table is truncated: its last block does not have the three lines "
+    "probability / phrase / paraphrase"
+)
+
+
 def odd_space(text: str) -> bool:
     """Whether lines of ``text`` hold a tab, a form feed, two spaces in a row or a space
     at either end (what Java's ``StringTokenizer`` would read differently)."""
@@ -152,10 +159,7 @@ def record_lines(blocks: Iterator[bytes]) -> Generator[list[bytes], None, None]:
         pending.append(carry)
     if any(line.strip() for line in pending):
         if len(pending) != 3:
-            raise ResourceError(
-                "paraphrase table is truncated: its last block does not have the three "
-                "lines probability / phrase / paraphrase"
-            )
+            raise ResourceError(TRUNCATED_BLOCK)
         yield pending  # a last block without a final newline
 
 

@@ -67,12 +67,13 @@ def run(args: argparse.Namespace) -> int:
     from meteorx.signature import signature
 
     check_score_args(args)
+    if args.stream:
+        check_stream_args(args)  # before the scorer loads its resources
     scorer = build_scorer(config_from_args(args))
     if args.verbose:
         report_setup(scorer)
     assume_english = args.preset is None and args.config is None and args.lang is None
     if args.stream:
-        check_stream_args(args)
         if assume_english:
             _warn_if_not_english(_head(args.ref[0] if args.ref else args.hyp[0]))
         return run_stream(

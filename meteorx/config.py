@@ -7,6 +7,7 @@ declared only here, on the model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -171,6 +172,27 @@ def aligner_options(
         raise ConfigError(_format_validation_error(error, source, ("aligner",), model)) from None
 
 
+#: The name of soft credit's block in statistics rows, files and reports (no stage may
+#: take it).
+SOFT_CREDIT = "soft-credit"
+
+
+class SoftCreditConfig(_Strict):
+    """Partial credit, in precision and recall only, for words the alignment left out.
+
+    Each unaligned word counts ``weight`` times its best character similarity (case-folded
+    Indel similarity, ``cutoff`` or more) to an unaligned word of the other side: near
+    misses a stage cannot link (a wrong inflection, a typo, a compound's part) count a
+    little, as chrF's shared character n-grams make them count. Alignment and
+    fragmentation do not see them.
+    """
+
+    weight: Number = Field(0.5, ge=0.0, le=1.0, description="weight of the soft credit")
+    cutoff: Number = Field(
+        0.5, gt=0.0, le=1.0, description="least similarity (0-1] that earns credit"
+    )
+
+
 class MeteorConfig(_Strict):
     """A complete METEOR configuration."""
 
@@ -202,6 +224,11 @@ class MeteorConfig(_Strict):
         "'characters' of the matched words, as the jar's -ch counts them (UTF-16 units); "
         "alignment and fragmentation stay over words either way",
     )
+    soft_credit: SoftCreditConfig | None = Field(
+        None,
+        description="partial credit for unaligned near-miss words (weight, cutoff); "
+        "none by default, as in Meteor 1.5",
+    )
     aligner: AlignerConfig = AlignerConfig()
     system_score: Literal["statistics", "mean"] = Field(
         "statistics",
@@ -222,7 +249,36 @@ class MeteorConfig(_Strict):
                     "'name:'"
                 )
             seen.add(stage.stage_name)
+        if SOFT_CREDIT in seen:
+            raise ValueError(f"the stage name {SOFT_CREDIT!r} is reserved for soft credit")
         return stages
+
+    @property
+    def block_names(self) -> tuple[str, ...]:
+        """The weighted blocks of a statistics row: one per stage, then soft credit's
+        when it is on (what statistics files, reports and tuning name)."""
+        names = tuple(stage.stage_name for stage in self.stages)
+        return names + (SOFT_CREDIT,) if self.soft_credit is not None else names
+
+    @property
+    def block_weights(self) -> tuple[float, ...]:
+        """The weight of each of :attr:`block_names`, in their order."""
+        weights = tuple(stage.weight for stage in self.stages)
+        return weights + (self.soft_credit.weight,) if self.soft_credit is not None else weights
+
+    def with_block_weights(self, weights: Sequence[float]) -> MeteorConfig:
+        """A copy with the weights of :attr:`block_names` replaced (the stages', then
+        soft credit's), as tuning sets them."""
+        if len(weights) != len(self.block_names):
+            raise ValueError(f"{len(weights)} weights for {len(self.block_names)} blocks")
+        stages = tuple(
+            stage.model_copy(update={"weight": w})
+            for stage, w in zip(self.stages, weights, strict=False)
+        )
+        update: dict[str, Any] = {"stages": stages}
+        if self.soft_credit is not None:
+            update["soft_credit"] = self.soft_credit.model_copy(update={"weight": weights[-1]})
+        return self.model_copy(update=update)
 
     def with_overrides(self, **overrides: Any) -> MeteorConfig:
         """Return a validated copy with some top-level fields replaced (None = keep)."""

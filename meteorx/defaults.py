@@ -8,24 +8,15 @@ of :func:`meteorx.api.build_scorer`, the front door that turns its result into a
   tokenisation (``normalize: meteor``), what Meteor 1.5's README recommends for raw MT
   output.
 * **Every other language**: the ``meteorx`` preset resolved for that language
-  (:func:`meteorx_settings`): the best configuration its pip-installed stages allow,
-  needing no downloaded resource, so it runs offline and gives the same numbers on
-  every machine. ``--preset meteorx --lang L`` is the same thing, English included.
+  (:func:`meteorx_settings`), which needs no downloaded resource, so it runs offline
+  and gives the same numbers on every machine. ``--preset meteorx --lang L`` is the same thing, English included.
 
-The ``meteorx`` preset per language (stage weights as in ``configs/pt.yaml``, whose
-parameters were chosen on human judgments; the other parameters are Meteor 1.5's
-language-independent ones):
-
-=============  ===============================================  ==================
-language       stages                                           tokens
-=============  ===============================================  ==================
-en             exact, Snowball stem, WordNet synonym            Meteor's ``-norm``
-pt             ``pt.yaml`` without its OMW synonym stage        ``pt`` tokenizer
-others         exact, Snowball stem (if Snowball has the        ``split-punct``
-               language), simplemma lemma (if simplemma has     (characters for
-               it)                                              zh ja th lo km my
-                                                                bo dz), lowercased
-=============  ===============================================  ==================
+The ``meteorx`` preset (``configs/meteorx.yaml``) is one language-independent METEOR,
+tuned jointly on every development set with human judgments and chosen on held-out
+agreement (its header gives the figures): case-kept tokens split at punctuation
+(characters for zh ja th lo km my bo dz), stages exact, case and case-stem (the last
+only where Snowball has the language), precision and recall over characters, soft
+credit for near misses.
 """
 
 from __future__ import annotations
@@ -53,65 +44,40 @@ ENGLISH_DEFAULT_NORMALIZE = "meteor"
 #: The preset resolved per language.
 PER_LANGUAGE_PRESET = "meteorx"
 
-#: Stages that read a resource pip does not install: left out of ``meteorx``.
-_DOWNLOADED = frozenset({"synonym-omw", "paraphrase"})
-
-#: Meteor 1.5's language-independent parameters (its task ``li``).
-_LI_PARAMS: dict[str, Any] = {"alpha": 0.75, "beta": 1.4, "gamma": 0.7, "delta": 0.5}
-
-_ENGLISH: dict[str, Any] = {
-    "normalize": "meteor",
-    "stages": [
-        {"matcher": "exact", "weight": 1.0},
-        {"matcher": "stem", "weight": 0.6},
-        {"matcher": "synonym", "weight": 0.8},
-    ],
-    "alpha": 0.85,
-    "beta": 0.2,
-    "gamma": 0.6,
-    "delta": 0.75,
-    "function_words": "builtin",
-}
-
 
 def default_preset(language: Language) -> str:
     """The preset recommended for a language: :data:`ENGLISH_DEFAULT` or ``meteorx``."""
     return ENGLISH_DEFAULT if language.code == "en" else PER_LANGUAGE_PRESET
 
 
-def _has_lemmas(language: Language) -> bool:
+def meteorx_settings(language: Language) -> dict[str, Any]:
+    """The ``meteorx`` preset for ``language``, as a configuration dict: the file's
+    configuration, without its case-stem stage where Snowball has no stemmer, and
+    without function words where no installed list has the language's."""
+    data = load_config(PER_LANGUAGE_PRESET).model_dump(mode="json", exclude_none=True)
+    data["stages"] = [
+        stage
+        for stage in data["stages"]
+        if language.snowball is not None or not stage.get("stem", False)
+    ]
+    if not _has_function_words(data["function_words"], language):
+        data["function_words"] = "none"
+    data.update(name=PER_LANGUAGE_PRESET, language=language.code)
+    return data
+
+
+def _has_function_words(source: str, language: Language) -> bool:
+    from meteorx.errors import ResourceError
     from meteorx.registry import get_registry
 
-    lemma = get_registry().matchers.get("lemma")
-    return lemma is not None and lemma.supports(language)
-
-
-def meteorx_settings(language: Language) -> dict[str, Any]:
-    """The ``meteorx`` preset for ``language``, as a configuration dict (see the table
-    in the module docstring)."""
-    data: dict[str, Any]
-    if language.code == "en":
-        data = {**_ENGLISH, "stages": list(_ENGLISH["stages"])}
-    elif language.code == "pt":
-        pt = load_config("pt")
-        data = pt.model_dump(mode="json", exclude_none=True)
-        data["stages"] = [
-            s.model_dump(exclude_none=True) for s in pt.stages if s.matcher not in _DOWNLOADED
-        ]
-    else:
-        stages: list[dict[str, Any]] = [{"matcher": "exact", "weight": 1.0}]
-        if language.snowball:
-            stages.append({"matcher": "stem", "weight": 0.6})
-        if _has_lemmas(language):
-            stages.append({"matcher": "lemma", "weight": 0.4})
-        data = {
-            "normalize": {"tokenizer": "split-punct", "lowercase": True, "punctuation": "keep"},
-            "stages": stages,
-            **_LI_PARAMS,
-            "function_words": "none",
-        }
-    data.update(name=PER_LANGUAGE_PRESET, language=language.code, aligner={"name": "optimal"})
-    return data
+    provider = get_registry().function_word_source(source)
+    if provider is None:
+        return True  # a file path: loading it reports any problem
+    try:
+        provider(language)
+    except ResourceError:
+        return False
+    return True
 
 
 def configure(

@@ -134,7 +134,7 @@ class Scorer:
             beta=cfg.beta,
             gamma=cfg.gamma,
             delta=cfg.delta,
-            weights=self.weights,
+            weights=cfg.block_weights,
             perfect_match_rule=cfg.perfect_match_rule,
             fmean_form=cfg.fmean,
         )
@@ -151,6 +151,14 @@ class Scorer:
         self._size: Callable[[str], int] | None = None
         if cfg.units == "characters":
             self._size = _utf16_length
+            self._alignment_stats = None
+        #: soft credit's cut-off (None: off); counted by _stats alone, like characters.
+        self._soft_cutoff: float | None = None
+        if cfg.soft_credit is not None:
+            from meteorx.soft_credit import best_similarities  # RapidFuzz: only when used
+
+            self._best_similarities = best_similarities
+            self._soft_cutoff = cfg.soft_credit.cutoff
             self._alignment_stats = None
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
         # Key stages (KeyMatcher) run in one compiled pass over word ids; see _word_ids.
@@ -482,7 +490,7 @@ class Scorer:
         )
         if not self._trust_aligner:
             self._check_alignment(alignment, hyp_len, ref_len)
-        if self._alignment_stats is None:  # characters: counted over the tokens
+        if self._alignment_stats is None:  # characters, soft credit: counted over tokens
             stats = self._stats(hyp, ref, alignment)
         else:
             stats = self._alignment_stats(
@@ -501,7 +509,8 @@ class Scorer:
     def _stats(self, hyp: tuple[str, ...], ref: tuple[str, ...], alignment: Alignment) -> Stats:
         """The alignment's counts: a word each, or its characters with ``units:
         characters`` (lengths, function words and matches alike; the matched words that
-        fragmentation divides by stay words)."""
+        fragmentation divides by stay words). With soft credit, one more block after the
+        stages': the unaligned words' similarities (:mod:`meteorx.soft_credit`)."""
         fw = self.function_words
         n = len(self.matchers)
         size = self._size
@@ -528,6 +537,12 @@ class Scorer:
                     rc[m.stage] += ref_size[k]
             hyp_words += m.hyp_len
             ref_words += m.ref_len
+        if self._soft_cutoff is not None:
+            soft = self._soft_block(hyp, ref, alignment, hyp_is_fw, ref_is_fw, hyp_size, ref_size)
+            hc.append(soft[0])
+            rc.append(soft[1])
+            hf.append(soft[2])
+            rf.append(soft[3])
         chunks = alignment.chunks
         if (
             self.params.perfect_match_rule
@@ -549,6 +564,41 @@ class Scorer:
             hyp_matched_words=hyp_words,
             ref_matched_words=ref_words,
         )
+
+    def _soft_block(
+        self,
+        hyp: tuple[str, ...],
+        ref: tuple[str, ...],
+        alignment: Alignment,
+        hyp_is_fw: list[bool],
+        ref_is_fw: list[bool],
+        hyp_size: list[int],
+        ref_size: list[int],
+    ) -> tuple[float, float, float, float]:
+        """Soft credit's counts (hyp content, ref content, hyp function, ref function):
+        each unaligned word's size times its best similarity to the other side's."""
+        assert self._soft_cutoff is not None
+        hyp_free = [True] * len(hyp)
+        ref_free = [True] * len(ref)
+        for m in alignment.matches:
+            hyp_free[m.hyp_start : m.hyp_start + m.hyp_len] = [False] * m.hyp_len
+            ref_free[m.ref_start : m.ref_start + m.ref_len] = [False] * m.ref_len
+        hyp_k = [k for k, free in enumerate(hyp_free) if free]
+        ref_k = [k for k, free in enumerate(ref_free) if free]
+        counts = [0.0, 0.0, 0.0, 0.0]
+        if not hyp_k or not ref_k:
+            return 0.0, 0.0, 0.0, 0.0
+        hyp_best, ref_best = self._best_similarities(
+            [hyp[k] for k in hyp_k], [ref[k] for k in ref_k], self._soft_cutoff
+        )
+        for side, positions, best, is_fw, size in (
+            (0, hyp_k, hyp_best, hyp_is_fw, hyp_size),
+            (1, ref_k, ref_best, ref_is_fw, ref_size),
+        ):
+            for k, similarity in zip(positions, best, strict=True):
+                if similarity:
+                    counts[side + (2 if is_fw[k] else 0)] += similarity * size[k]
+        return counts[0], counts[1], counts[2], counts[3]
 
     def segment(
         self, hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]

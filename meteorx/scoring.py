@@ -133,8 +133,10 @@ def penalty(frag: Value, beta: Value, gamma: Value) -> Value:
 
 
 def final_score(fmean: Value, penalty: Value) -> Value:
-    """Fmean · (1 − penalty), clamped at 0; 0 where it is NaN (nothing matched)."""
-    score = fmean * (1.0 - penalty)
+    """Fmean · (1 − penalty), clamped at 0. Where nothing was aligned the penalty is NaN
+    (there is no fragmentation to penalise) and the score is the Fmean: 0, unless soft
+    credit counted near misses (:mod:`meteorx.soft_credit`)."""
+    score = _where(penalty == penalty, fmean * (1.0 - penalty), fmean)
     return _where(score >= 0.0, score, 0.0)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from meteorx import __version__
+from meteorx.config import SOFT_CREDIT
 from meteorx.normalize import tokenizer_description
 
 if TYPE_CHECKING:
@@ -58,6 +59,9 @@ def signature(scorer: Described, refs: int | None = None) -> str:
         f"{stage.stage_name}={m.describe()}:{_num(stage.weight)}"
         for stage, m in zip(cfg.stages, scorer.matchers, strict=True)
     )
+    if cfg.soft_credit is not None:  # a weighted block like a stage's (see combine)
+        soft = cfg.soft_credit
+        stages += f",{SOFT_CREDIT}=indel({_num(soft.cutoff)}):{_num(soft.weight)}"
     fields = [
         "meteorx",
         f"preset:{cfg.name}",

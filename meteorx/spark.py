@@ -235,7 +235,7 @@ def score(
     if persist:
         rows = rows.persist()
     scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
-    total = corpus_stats(rows, width=Layout(len(scorer.matchers)).width)
+    total = corpus_stats(rows, width=Layout(len(scorer.config.block_names)).width)
     breakdown = system_score(scorer.config.system_score, scorer.rescore(total), _score_sum(rows))
     n_refs = _max_references(df, references)
     return SparkResult(rows, breakdown.score, breakdown, total, signature(scorer, refs=n_refs))

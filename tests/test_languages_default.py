@@ -105,37 +105,43 @@ def test_every_iso_code_has_a_valid_default_that_needs_no_download() -> None:
 
 
 def test_stages_follow_what_pip_installs() -> None:
-    def matchers(code: str) -> list[str]:
-        return [s.matcher for s in configure(None, language=code).stages]
+    def stages(code: str) -> list[str]:
+        return [s.stage_name for s in configure(None, language=code).stages]
 
-    assert matchers("de") == ["exact", "stem", "lemma"]  # Snowball and simplemma
-    assert matchers("ne") == ["exact", "stem"]  # Snowball only
-    assert matchers("is") == ["exact", "lemma"]  # simplemma only
-    assert matchers("ha") == ["exact"]  # neither
-    assert matchers("zh") == ["exact"]
+    assert stages("de") == ["exact", "case", "case-stem"]  # Snowball has German
+    assert stages("ne") == ["exact", "case", "case-stem"]
+    assert stages("is") == ["exact", "case"]  # no Snowball stemmer
+    assert stages("ha") == ["exact", "case"]
+    assert stages("zh") == ["exact", "case"]
     assert configure(None, language="zh").normalize.tokenizer == "split-punct"
     assert resolve_language("zh").spaceless and not resolve_language("ko").spaceless
+    # function words where a list has the language, none elsewhere (never an error)
+    assert configure(None, language="de").function_words == "builtin"
+    assert configure(None, language="is").function_words == "none"
 
 
-def test_portuguese_default_is_pt_yaml_without_omw() -> None:
-    pt, default = load_config("pt"), configure(None, language="pt")
-    assert [s for s in pt.stages if s.matcher != "synonym-omw"] == list(default.stages)
-    assert default.normalize == pt.normalize
-    assert (default.alpha, default.beta, default.gamma, default.delta) == (0.8, 0.3, 0.2, 0.8)
+def test_every_language_but_english_defaults_to_the_meteorx_file() -> None:
+    """One jointly tuned configuration (configs/meteorx.yaml) for every language."""
+    preset = load_config("meteorx")
+    for code in ("pt", "de", "fr", "ru"):
+        default = configure(None, language=code)
+        assert default.model_copy(update={"language": None}) == preset, code
+    assert preset.soft_credit is not None and preset.units == "characters"
+    assert (preset.alpha, preset.beta, preset.gamma, preset.delta) == (0.8, 0.2, 0.4, 0.4)
+    assert preset.block_names == ("exact", "case", "case-stem", "soft-credit")
+    assert preset.block_weights == (1.0, 0.6, 0.5, 0.5)
 
 
 def test_preset_meteorx_is_the_per_language_default() -> None:
     for code in ("pt", "de", "ko", "ha"):
         assert configure("meteorx", language=code) == configure(None, language=code)
     english = configure("meteorx", language="en")
-    assert english.name == "meteorx" and [s.matcher for s in english.stages] == [
-        "exact",
-        "stem",
-        "synonym",
-    ]
+    assert english.name == "meteorx"
+    assert [s.stage_name for s in english.stages] == ["exact", "case", "case-stem"]
     assert configure("meteorx") == english  # English when no language is given
     assert "meteorx" in preset_names()
-    assert meteorx_settings(resolve_language("en"))["aligner"] == {"name": "optimal"}
+    assert meteorx_settings(resolve_language("en"))["aligner"] == {"name": "meteor-1.5"}
+    assert Scorer("meteorx", language="en").aligner.describe() == "meteor-1.5(beam=40)"
 
 
 def test_english_is_assumed_without_a_language() -> None:
@@ -221,9 +227,8 @@ def test_split_punct_tokenizer() -> None:
     def tokens(code: str, text: str) -> list[str]:
         return Scorer("meteorx", language=code).normalize_line(text)
 
-    assert tokens("pt", "x") == ["x"]  # (pt has its own tokenizer; the others below)
     assert tokens("de", "Haus, (Garten) e-mail 3.5 d'Artagnan!") == [
-        "haus", ",", "(", "garten", ")", "e-mail", "3.5", "d'artagnan", "!",
+        "Haus", ",", "(", "Garten", ")", "e-mail", "3.5", "d'Artagnan", "!",
     ]  # fmt: skip
     assert tokens("hi", "हिन्दी भाषा, है।") == ["हिन्दी", "भाषा", ",", "है", "।"]  # marks kept
     assert tokens("zh", "我爱你。ok") == ["我", "爱", "你", "。", "ok"]

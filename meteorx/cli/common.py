@@ -162,7 +162,12 @@ def report_setup(scorer: Any) -> None:
     from meteorx import engine
 
     cfg = scorer.config
-    stages = ", ".join(f"{s.matcher} {s.weight:g}" for s in cfg.stages)
+    stages = ", ".join(f"{s.stage_name} {s.weight:g}" for s in cfg.stages)
+    if cfg.soft_credit is not None:
+        soft = cfg.soft_credit
+        stages += f"; soft credit {soft.weight:g} (cutoff {soft.cutoff:g})"
+    if cfg.units != "words":
+        stages += f"; precision and recall over {cfg.units}"
     print(f"meteorx: configuration: {cfg.name} ({cfg.language}); stages: {stages}", file=sys.stderr)
     print(f"meteorx: {engine.describe()}", file=sys.stderr)
 

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         max_chars=args.max_segment_chars,
     )
     results = score_testset(scorer, testset, jobs=args.jobs, quiet=args.quiet)
-    stage_names = [s.stage_name for s in scorer.config.stages]
+    stage_names = list(scorer.config.block_names)
     names = _display_names([name for name, _ in testset.systems])
     rows = [sig.stats_matrix([r.stats for r in system], len(stage_names)) for system in results]
     summaries = []

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         [name for name, _ in testset.systems],
         [[r.stats for r in system] for system in results],
         scorer.params,
-        [s.stage_name for s in scorer.config.stages],
+        list(scorer.config.block_names),
         signature(scorer, refs=testset.n_refs),
         testset.seg_ids,
         testset.docs,

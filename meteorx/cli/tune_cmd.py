@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     result = T.tune(
         config, bank, target, tune_weights=not args.fixed_weights, rounds=args.rounds, log=log
     )
-    stage_names = [s.stage_name for s in config.stages]
+    stage_names = list(config.block_names)
     perfect = config.perfect_match_rule
     table: list[tuple[str, str, float, float]] = []
     for measure in measures:

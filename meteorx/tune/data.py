@@ -275,7 +275,9 @@ class StatsBank:
         self.alignments = 0
 
     def _key(self, weights: tuple[float, ...]) -> tuple[float, ...]:
-        return () if self.weight_free else tuple(round(w, 6) for w in weights)
+        # (soft credit's weight, last when it is on, never changes the alignment)
+        stages = weights[: len(self.config.stages)]
+        return () if self.weight_free else tuple(round(w, 6) for w in stages)
 
     def stats(self, weights: tuple[float, ...]) -> FloatArray:
         key = self._key(weights)
@@ -286,11 +288,7 @@ class StatsBank:
     def _align(self, weights: tuple[float, ...]) -> FloatArray:
         from meteorx.parallel import progress_bar, score_pairs
 
-        stages = [
-            stage.model_copy(update={"weight": w})
-            for stage, w in zip(self.config.stages, weights, strict=True)
-        ]
-        scorer = Scorer(self.config.model_copy(update={"stages": tuple(stages)}))
+        scorer = Scorer(self.config.with_block_weights(weights))
         data = self.data
         pairs = [
             (hyp, [ref[i]]) for ref in data.refs for hyps in data.hyps for i, hyp in enumerate(hyps)
@@ -299,6 +297,6 @@ class StatsBank:
         with progress_bar(len(pairs), label, enabled=self.show_progress) as bar:
             results = score_pairs(scorer, pairs, jobs=self.jobs, progress=bar, detail=False)
         self.alignments += 1
-        n_stages = len(self.config.stages)
+        n_stages = len(self.config.block_names)
         matrix = stats_matrix([r.stats for r in results], n_stages)
         return matrix.reshape(len(data.refs), len(data.systems), data.n_segments, -1)

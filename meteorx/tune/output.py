@@ -12,19 +12,16 @@ from meteorx.tune.search import Setting
 
 
 def tuned_config(config: MeteorConfig, setting: Setting, name: str | None = None) -> MeteorConfig:
-    """``config`` with the tuned α β γ δ and stage weights (values rounded to 4 places)."""
-    stages = tuple(
-        stage.model_copy(update={"weight": round(w, 4)})
-        for stage, w in zip(config.stages, setting.weights, strict=True)
-    )
-    return config.model_copy(
+    """``config`` with the tuned α β γ δ and stage (and soft credit) weights, values
+    rounded to 4 places."""
+    weighted = config.with_block_weights([round(w, 4) for w in setting.weights])
+    return weighted.model_copy(
         update={
             "name": name or f"{config.name}+tuned",
             "alpha": round(setting.alpha, 4),
             "beta": round(setting.beta, 4),
             "gamma": round(setting.gamma, 4),
             "delta": round(setting.delta, 4),
-            "stages": stages,
         }
     )
 

@@ -273,7 +273,7 @@ def tune(
 ) -> TuneResult:
     """Search α β γ δ and stage weights maximising ``objective``."""
     messages: list[str] = []
-    base_weights = tuple(s.weight for s in config.stages)
+    base_weights = config.block_weights
     aligned = time.perf_counter()
     bank.stats(base_weights)  # align first, so the search time below is the search's
     align_seconds = time.perf_counter() - aligned
@@ -344,7 +344,7 @@ def tune(
 
 
 def _names(config: MeteorConfig) -> list[str]:
-    return [s.stage_name for s in config.stages]
+    return list(config.block_names)
 
 
 def evaluate(bank: StatsBank, objective: Objective, setting: Setting, perfect_rule: bool) -> float:

@@ -1,4 +1,7 @@
-"""The ``fuzzy`` matcher: near-miss words, linked by character similarity.
+"""The ``fuzzy`` matcher the agreement harness measured: near-miss words linked by
+character similarity. It did not pay on held-out human judgments (see
+benchmarks/results/human_agreement.md), so no plugin registers it; the harness adds
+it to its own registry.
 
 Stems link only the inflections a Snowball stemmer knows. Many near misses are not
 among them: compounds and their parts, spelling variants, transliterated names,
@@ -25,7 +28,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.errors import ResourceError
-from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import Matcher, SpanLike
 
@@ -146,8 +148,3 @@ class FuzzyMatcher(Matcher):
             f"{self.name}.v{self.version}({self.measure}>={self.threshold:g},"
             f"len>={self.min_length}{case})"
         )
-
-
-@hookimpl
-def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None:
-    register(FuzzyMatcher)

@@ -407,8 +407,7 @@ def segment_counts(
 
 
 def _soft_block(result: Any, hyp_fw: list[bool], ref_fw: list[bool], cutoff: float) -> list[float]:
-    from rapidfuzz.distance import Indel
-    from rapidfuzz.process import cdist
+    from meteorx.soft_credit import best_similarities  # what the scorer's soft credit uses
 
     hyp, ref = result.hyp_tokens, result.ref_tokens
     hyp_linked: set[int] = set()
@@ -419,24 +418,19 @@ def _soft_block(result: Any, hyp_fw: list[bool], ref_fw: list[bool], cutoff: flo
     hyp_free = [i for i in range(len(hyp)) if i not in hyp_linked]
     ref_free = [j for j in range(len(ref)) if j not in ref_linked]
     block = [0.0] * len(STAGE)
-    if not hyp_free or not ref_free:
-        return block
-    matrix = cdist(
-        [hyp[i].casefold() for i in hyp_free],
-        [ref[j].casefold() for j in ref_free],
-        scorer=Indel.normalized_similarity,
-        score_cutoff=cutoff,
+    hyp_best, ref_best = best_similarities(
+        [hyp[i] for i in hyp_free], [ref[j] for j in ref_free], cutoff
     )
     for side, tokens, flags, free, best in (
-        (0, hyp, hyp_fw, hyp_free, matrix.max(axis=1)),
-        (1, ref, ref_fw, ref_free, matrix.max(axis=0)),
+        (0, hyp, hyp_fw, hyp_free, hyp_best),
+        (1, ref, ref_fw, ref_free, ref_best),
     ):
         for k, weight in zip(free, best, strict=True):
             if weight > 0:
                 slot = side + (2 if flags[k] else 0)
                 for base in (0, 8):  # plain and similarity-weighted: the same here
-                    block[base + slot] += float(weight)
-                    block[base + 4 + slot] += float(weight) * len(tokens[k])
+                    block[base + slot] += weight
+                    block[base + 4 + slot] += weight * len(tokens[k])
     return block
 
 
@@ -453,7 +447,7 @@ def counts(
     config = alignment_config(data.target, fuzzy, lowercase)
     material: list[Any] = ["counts-1", config]
     if soft is not None:
-        material.append(["soft-1", soft])
+        material.append(["soft-2", soft])  # 2: similarities as float64 (float32 before)
     path = _cache_file(data, "counts", material)
     if path.is_file():
         with np.load(path) as saved:

@@ -40,6 +40,17 @@ def explain_segment(scorer: Scorer, result: SegmentResult, title: str = "") -> s
     unmatched_r = [t for i, t in enumerate(ref) if i not in matched_ref]
     lines.append(f"  unmatched hypothesis words: {' '.join(unmatched_h) or '-'}")
     lines.append(f"  unmatched reference words:  {' '.join(unmatched_r) or '-'}")
+    soft = scorer.config.soft_credit
+    if soft is not None:  # what the unmatched words earned (meteorx.soft_credit)
+        from meteorx.soft_credit import best_similarities
+
+        hyp_best, ref_best = best_similarities(unmatched_h, unmatched_r, soft.cutoff)
+        for side, words, best in (("hypothesis", unmatched_h, hyp_best),
+                                  ("reference", unmatched_r, ref_best)):  # fmt: skip
+            credited = " ".join(f"{w}~{x:.2f}" for w, x in zip(words, best, strict=True) if x)
+            lines.append(
+                f"  soft credit ({side}, similarity x weight {soft.weight:g}): {credited or '-'}"
+            )
     if not result.alignment.optimal:
         lines.append("  (search bound reached: greedy fallback, alignment may not be optimal)")
     b = result.breakdown
@@ -61,5 +72,9 @@ def explain_segment(scorer: Scorer, result: SegmentResult, title: str = "") -> s
         f"frag = chunks / mean matched words"
         + ("; a fully matched single chunk has frag 0" if cfg.perfect_match_rule else "")
     )
+    if cfg.units != "words" or soft is not None:
+        counted = "characters of words" if cfg.units != "words" else "words"
+        extra = ", plus soft credit" if soft is not None else ""
+        lines.append(f"  P and R count the {counted} matched by each stage (x its weight){extra}")
     lines.append(f"  score = Fmean * (1 - penalty) = {b.score:.4f}")
     return "\n".join(lines)

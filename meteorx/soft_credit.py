@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
 
@@ -36,5 +37,6 @@ def best_similarities(
         [w.casefold() for w in ref_words],
         scorer=Indel.normalized_similarity,
         score_cutoff=cutoff,
+        dtype=np.float64,  # (the default, float32, would round every similarity)
     )
     return matrix.max(axis=1).tolist(), matrix.max(axis=0).tolist()

@@ -31,6 +31,7 @@ CONFIGS = {
     "meteor-2005": ("meteor-2005", "en", None, require_wordnet),
     "nltk": ("nltk", "en", None, require_wordnet),
     "pt": ("pt", "pt", None, None),
+    "meteorx": ("meteorx", "en", None, None),  # case stages, characters, soft credit
 }
 
 _RESULTS: dict[tuple[str, str], CorpusResult] = {}

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meteorx.config import SOFT_CREDIT
 from meteorx.errors import InputError
 from meteorx.formats.model import STATS_MAGIC, stats_columns
 from meteorx.formats.readers import load_json
@@ -91,23 +92,24 @@ def read_stats(path: str) -> StatsFile:
 def checked_stats(values: Sequence[Any], columns: Sequence[str], where: str) -> Stats:
     """A statistics row as :class:`Stats`, refused unless it could have been counted.
 
-    Every value is a whole number >= 0 (no NaN, infinity, fraction or sign), function
-    words and matches do not exceed the words, and chunks do not exceed matched words:
-    a row that breaks these would print a wrong score without any error.
+    Every value is a whole number >= 0 (no NaN, infinity, fraction or sign; soft
+    credit's block holds similarities, so fractions >= 0 there), function words and
+    matches do not exceed the words, and chunks do not exceed matched words: a row that
+    breaks these would print a wrong score without any error.
     """
     if len(values) != len(columns):
         raise InputError(f"{where}: {len(values)} statistics, expected {len(columns)}")
     for name, value in zip(columns, values, strict=True):
+        fraction = name.startswith(f"{SOFT_CREDIT}:")
         if (
             isinstance(value, bool)
             or not isinstance(value, (int, float))
             or not math.isfinite(value)
             or not 0 <= value <= 1e15
-            or value != int(value)
+            or (value != int(value) and not fraction)
         ):
-            raise InputError(
-                f"{where}: {name} = {str(value)[:40]} is not a count (a whole number >= 0)"
-            )
+            kind = "a number >= 0" if fraction else "a count (a whole number >= 0)"
+            raise InputError(f"{where}: {name} = {str(value)[:40]} is not {kind}")
     stats = Stats.from_list([float(v) for v in values])
     for side in ("hyp", "ref"):
         length = getattr(stats, f"{side}_len")

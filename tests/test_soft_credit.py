@@ -1,0 +1,149 @@
+"""Soft credit (meteorx.soft_credit, ``soft_credit:`` in a configuration) and the
+``meteorx`` preset it is part of: worked examples computed by hand, the statistics
+block it adds (files, combine, tuning), its signature, its errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meteorx.cli.main import main
+from meteorx.config import SOFT_CREDIT, load_config, validate_config
+from meteorx.errors import ConfigError
+from meteorx.explain import explain_segment
+from meteorx.scorer import Scorer
+from meteorx.soft_credit import best_similarities
+from meteorx.tune import Setting, tuned_config
+
+#: exact matches only, every word content, whitespace tokens: the arithmetic stays small.
+BASE: dict[str, Any] = {
+    "name": "soft-test",
+    "language": "en",
+    "normalize": "none",
+    "stages": [{"matcher": "exact"}],
+    "alpha": 0.9,
+    "beta": 3.0,
+    "gamma": 0.5,
+    "delta": 0.5,
+    "function_words": "none",
+    "soft_credit": {"weight": 0.5, "cutoff": 0.5},
+}
+
+
+def _scorer(**changes: Any) -> Scorer:
+    return Scorer(validate_config({**BASE, **changes}, source="test"))
+
+
+def test_similarity_is_case_folded_indel_with_a_cut_off() -> None:
+    # colour~color: longest common subsequence 5, lengths 6 + 5 -> 10/11
+    hyp, ref = best_similarities(["Colour", "red"], ["color", "blue"], 0.5)
+    assert hyp == [pytest.approx(10 / 11), 0.0]  # red~blue is 2/7, under the cut-off
+    assert ref == [pytest.approx(10 / 11), 0.0]  # blue~colour is 4/10
+    assert best_similarities(["red"], ["blue"], 0.2) == ([pytest.approx(2 / 7)],) * 2
+    assert best_similarities([], ["x"], 0.5) == ([], [0.0])
+
+
+def test_worked_example() -> None:
+    """the colour is red / the color is blue: 'the' and 'is' match exactly (two chunks);
+    'colour' and 'color' earn 0.5 x 10/11 each in P and R, 'red' and 'blue' nothing."""
+    result = _scorer().segment("the colour is red", "the color is blue")
+    p = (2 + 0.5 * 10 / 11) / 4
+    assert result.precision == pytest.approx(p, abs=1e-15)
+    assert result.recall == pytest.approx(p, abs=1e-15)
+    # fragmentation is the alignment's alone: 2 chunks / 2 matched words
+    assert result.breakdown.fragmentation == 1.0
+    assert result.score == pytest.approx(p * (1 - 0.5), abs=1e-15)
+    assert result.stats.hyp_content_matches == (2.0, pytest.approx(0.5 * 10 / 11 / 0.5))
+    without = Scorer(validate_config({**BASE, "soft_credit": None}, source="test"))
+    assert without.segment("the colour is red", "the color is blue").score == pytest.approx(
+        0.5 * 0.5, abs=1e-15
+    )
+
+
+def test_characters_weight_the_credit_by_length() -> None:
+    result = _scorer(units="characters").segment("the colour is red", "the color is blue")
+    # hypothesis: 3 + 2 matched characters, colour's 6 x 10/11 x 0.5 soft, 14 in all
+    assert result.precision == pytest.approx((5 + 0.5 * 6 * 10 / 11) / 14, abs=1e-15)
+    assert result.recall == pytest.approx((5 + 0.5 * 5 * 10 / 11) / 14, abs=1e-15)
+
+
+def test_nothing_aligned_scores_the_fmean_of_the_credit() -> None:
+    """No alignment, so no fragmentation to penalise: the score is the Fmean (was 0)."""
+    result = _scorer().segment("Estrangeiro", "Estranho")
+    credit = 0.5 * 14 / 19  # LCS 'estrano' (7) over 11 + 8 characters
+    assert result.score == pytest.approx(credit, abs=1e-15)
+    assert result.breakdown.fragmentation != result.breakdown.fragmentation  # NaN
+    assert _scorer(soft_credit=None).segment("Estrangeiro", "Estranho").score == 0.0
+
+
+def test_identical_sentences_and_no_near_miss_are_unchanged() -> None:
+    scorer, plain = _scorer(), _scorer(soft_credit=None)
+    for hyp, ref in (("a b c", "a b c"), ("a b c", "c a x"), ("one two", "three four")):
+        assert scorer.segment(hyp, ref).score == plain.segment(hyp, ref).score
+
+
+def test_configuration_checks() -> None:
+    with pytest.raises(ConfigError, match="soft_credit.weight"):
+        validate_config({**BASE, "soft_credit": {"weight": 1.5}}, source="test")
+    with pytest.raises(ConfigError, match="soft_credit.cutoff"):
+        validate_config({**BASE, "soft_credit": {"cutoff": 0}}, source="test")
+    with pytest.raises(ConfigError, match="soft_credit.typo"):
+        validate_config({**BASE, "soft_credit": {"typo": 1}}, source="test")
+    with pytest.raises(ConfigError, match="reserved for soft credit"):
+        validate_config({**BASE, "stages": [{"matcher": "exact", "name": SOFT_CREDIT}]}, "t")
+    config = validate_config(BASE, source="test")
+    assert config.block_names == ("exact", SOFT_CREDIT)
+    assert config.block_weights == (1.0, 0.5)
+    changed = config.with_block_weights([0.9, 0.25])
+    assert changed.stages[0].weight == 0.9 and changed.soft_credit is not None
+    assert changed.soft_credit.weight == 0.25 and changed.soft_credit.cutoff == 0.5
+    with pytest.raises(ValueError, match="2 blocks"):
+        config.with_block_weights([1.0])
+
+
+def test_signature_explain_and_tuned_config() -> None:
+    scorer = _scorer()
+    result = scorer.corpus(["the colour is red"], [["the color is blue"]])
+    assert ",soft-credit=indel(0.5):0.5|" in result.signature
+    text = explain_segment(scorer, result.segments[0])
+    assert "soft credit (hypothesis, similarity x weight 0.5): colour~0.91" in text
+    assert "soft credit (reference, similarity x weight 0.5): color~0.91" in text
+    tuned = tuned_config(scorer.config, Setting(0.8, 1.0, 0.4, 0.5, (1.0, 0.7)))
+    assert tuned.soft_credit is not None and tuned.soft_credit.weight == 0.7
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(list(args)) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_statistics_file_and_combine_carry_the_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref, stats = tmp_path / "hyp.txt", tmp_path / "ref.txt", tmp_path / "s.tsv"
+    hyp.write_text("The colour of the houses is red .\nEstrangeiro\n", encoding="utf-8")
+    ref.write_text("the color of the housing is red .\nEstranho\n", encoding="utf-8")
+    common = ("-H", str(hyp), "-r", str(ref), "--lang", "en", "-f", "json")
+    scored = _run(capsys, "score", *common, "--preset", "meteorx", "--stats-out", str(stats))
+    header = next(line for line in stats.read_text().splitlines() if not line.startswith("#"))
+    assert "soft-credit:hyp_content" in header.split("\t")
+    combined = _run(capsys, "combine", str(stats), "-f", "json")
+    assert combined["system"]["score"] == scored["system"]["score"]
+    # re-weighting soft credit from the statistics equals a fresh run with that weight
+    rescored = _run(capsys, "combine", str(stats), "--weights", "1,0.6,0.5,0.9", "-f", "json")
+    config = tmp_path / "c.yaml"
+    config.write_text("extends: meteorx\nsoft_credit:\n  weight: 0.9\n", encoding="utf-8")
+    fresh = _run(capsys, "score", *common, "-c", str(config))
+    assert rescored["system"]["score"] == pytest.approx(fresh["system"]["score"], abs=1e-12)
+    assert "soft-credit=indel(0.5):0.9" in rescored["signature"]
+
+
+def test_meteorx_preset_loads_with_its_figures() -> None:
+    config = load_config("meteorx")
+    assert config.soft_credit is not None and config.units == "characters"
+    header = (Path(__file__).parents[1] / "configs" / "meteorx.yaml").read_text()
+    assert "Held-out" in header and "measured 2026-12-01" in header

@@ -23,7 +23,11 @@ for the sets and the measures) this prints, side by side from one run:
   Meteor 1.5's ``-ch``, P and R over the characters of the matched words, alignment
   and fragmentation at word level; equal to the jar's ``-ch`` scores), with and without
   a ``fuzzy`` stage (``benchmarks/fuzzy_matcher.py``: different words linked by character
-  similarity, each link weighted by that similarity unless ``unweighted``). Their
+  similarity, each link weighted by that similarity unless ``unweighted``); ``soft``:
+  soft credit of unaligned words (meteorx's ``soft_credit``; ``soft1:1``: paired one
+  to one, most similar first, instead of each word's best match); ``lex``: the stages
+  pip-installed resources give the target language (English WordNet synonyms and
+  paraphrases, simplemma lemmas for German and Portuguese; zero blocks elsewhere). Their
   α β γ δ and stage weights are either ``li``'s or tuned **jointly over the other
   sets** (objective: mean segment τ; ``--sys-weight`` adds the mean system r):
   leave-one-set-out (``lo-set``) and leave-one-language-out (``lo-lang``: tuned only
@@ -321,8 +325,17 @@ def normalize_for(target: str, lowercase: bool = True) -> str | dict[str, Any]:
     return {"tokenizer": tokenizer, "lowercase": False, "punctuation": "keep"}
 
 
+#: ``lexical``: the extra stages pip-installed resources give each target language, in
+#: one block order for every set (a set without a stage gets zero counts there).
+LEXICAL_STAGES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("en", {"matcher": "synonym", "weight": 0.5}),
+    ("en", {"matcher": "paraphrase", "weight": 0.5}),
+    ("de pt", {"matcher": "lemma", "weight": 0.5}),
+)
+
+
 def alignment_config(
-    target: str, fuzzy: dict[str, Any] | None, lowercase: bool = True
+    target: str, fuzzy: dict[str, Any] | None, lowercase: bool = True, lexical: bool = False
 ) -> dict[str, Any]:
     """The language-independent METEOR's alignment set-up (α β γ δ are irrelevant here):
     exact, stem (and fuzzy) on lowercased tokens, or, keeping case, exact, case
@@ -336,6 +349,8 @@ def alignment_config(
     if fuzzy is not None:
         fuzzy = fuzzy if lowercase else {**fuzzy, "ignore_case": True}
         stages.append({"matcher": "fuzzy", "weight": 0.5, **fuzzy})
+    if lexical:
+        stages += [stage for targets, stage in LEXICAL_STAGES if target in targets.split()]
     return {
         "name": "mechanisms",
         "language": target,
@@ -406,8 +421,39 @@ def segment_counts(
     return row
 
 
+def _one_to_one(hyp: list[str], ref: list[str], cutoff: float) -> tuple[list[float], list[float]]:
+    """Soft credit clipped like chrF's counts: unaligned words paired one to one, most
+    similar pairs first (a variant measured against :func:`best_similarities`)."""
+    from rapidfuzz.distance import Indel
+    from rapidfuzz.process import cdist
+
+    hyp_best, ref_best = [0.0] * len(hyp), [0.0] * len(ref)
+    if not hyp or not ref:
+        return hyp_best, ref_best
+    matrix = cdist(
+        [w.casefold() for w in hyp],
+        [w.casefold() for w in ref],
+        scorer=Indel.normalized_similarity,
+        score_cutoff=cutoff,
+        dtype=np.float64,
+    )
+    order = np.argsort(-matrix, axis=None, kind="stable")
+    for flat in order:
+        i, j = divmod(int(flat), len(ref))
+        value = float(matrix[i, j])
+        if value <= 0:
+            break
+        if hyp_best[i] == 0.0 and ref_best[j] == 0.0:
+            hyp_best[i] = ref_best[j] = value
+    return hyp_best, ref_best
+
+
 def _soft_block(result: Any, hyp_fw: list[bool], ref_fw: list[bool], cutoff: float) -> list[float]:
     from meteorx.soft_credit import best_similarities  # what the scorer's soft credit uses
+
+    similarities = best_similarities
+    if cutoff < 0:  # the one-to-one variant, cut-off -cutoff
+        similarities, cutoff = _one_to_one, -cutoff
 
     hyp, ref = result.hyp_tokens, result.ref_tokens
     hyp_linked: set[int] = set()
@@ -418,7 +464,7 @@ def _soft_block(result: Any, hyp_fw: list[bool], ref_fw: list[bool], cutoff: flo
     hyp_free = [i for i in range(len(hyp)) if i not in hyp_linked]
     ref_free = [j for j in range(len(ref)) if j not in ref_linked]
     block = [0.0] * len(STAGE)
-    hyp_best, ref_best = best_similarities(
+    hyp_best, ref_best = similarities(
         [hyp[i] for i in hyp_free], [ref[j] for j in ref_free], cutoff
     )
     for side, tokens, flags, free, best in (
@@ -440,11 +486,42 @@ def counts(
     timing: dict[str, list[float]],
     lowercase: bool = True,
     soft: float | None = None,
+    lexical: bool = False,
 ) -> FloatArray:
-    """Counts of every (system, segment): array (systems, segments, columns), cached."""
+    """Counts of every (system, segment): array (systems, segments, columns), cached.
+    With ``lexical``, the blocks of every stage of :data:`LEXICAL_STAGES` follow the
+    others' (zeros for a stage the set's language does not have)."""
+    array = _counts(data, fuzzy, timing, lowercase, soft, lexical)
+    if not lexical:
+        return array
+    present = [data.target in targets.split() for targets, _ in LEXICAL_STAGES]
+    tail = len(STAGE) if soft is not None else 0
+    width = len(STAGE)
+    n_base_blocks = (array.shape[-1] - N_BASE - tail) // width - sum(present)
+    split = N_BASE + n_base_blocks * width
+    blocks = [array[..., :split]]
+    at = split
+    for here in present:
+        if here:
+            blocks.append(array[..., at : at + width])
+            at += width
+        else:
+            blocks.append(np.zeros((*array.shape[:-1], width)))
+    blocks.append(array[..., at:])
+    return np.concatenate(blocks, axis=-1)
+
+
+def _counts(
+    data: D.DevSet,
+    fuzzy: dict[str, Any] | None,
+    timing: dict[str, list[float]],
+    lowercase: bool,
+    soft: float | None,
+    lexical: bool,
+) -> FloatArray:
     from meteorx.scorer import Scorer, paused_gc
 
-    config = alignment_config(data.target, fuzzy, lowercase)
+    config = alignment_config(data.target, fuzzy, lowercase, lexical)
     material: list[Any] = ["counts-1", config]
     if soft is not None:
         material.append(["soft-2", soft])  # 2: similarities as float64 (float32 before)
@@ -505,10 +582,12 @@ class Mechanism:
     cased: bool = False  # tokens keep case (exact, case, case-stem stages)
     sim_weighted: bool = True
     soft: bool = False  # a last block: soft credit of unaligned words
+    lexical: bool = False  # the language's pip-installed stages (LEXICAL_STAGES)
+    one_to_one: bool = False  # soft credit paired one to one (clipped), not best match
 
     @property
-    def alignment(self) -> tuple[bool, bool, bool]:
-        return (self.fuzzy, self.cased, self.soft)
+    def alignment(self) -> tuple[bool, bool, bool, bool, bool]:
+        return (self.fuzzy, self.cased, self.soft, self.lexical, self.one_to_one)
 
 
 @dataclass
@@ -849,6 +928,8 @@ MECHANISMS = (
     Mechanism("cased+fuzzy+ch", fuzzy=True, chars=True, cased=True),
     Mechanism("cased+fuzzy+ch unweighted", fuzzy=True, chars=True, cased=True, sim_weighted=False),
     Mechanism("cased+soft+ch", fuzzy=False, chars=True, cased=True, soft=True),
+    Mechanism("cased+lex+soft+ch", fuzzy=False, chars=True, cased=True, soft=True, lexical=True),
+    Mechanism("cased+soft1:1+ch", fuzzy=False, chars=True, cased=True, soft=True, one_to_one=True),
 )
 #: Soft credit: similarities below this count nothing.
 SOFT_CUTOFF = 0.5
@@ -877,9 +958,9 @@ def evaluate_mechanisms(
         for v, options in enumerate(variants[mech.fuzzy]):
             for key, data in datasets.items():
                 if (key, v, mech.alignment) not in arrays:
-                    soft = soft_cutoff if mech.soft else None
+                    soft = (-soft_cutoff if mech.one_to_one else soft_cutoff) if mech.soft else None
                     arrays[(key, v, mech.alignment)] = counts(
-                        data, options, timing, not mech.cased, soft
+                        data, options, timing, not mech.cased, soft, mech.lexical
                     )
     rows: list[Row] = []
     tuned: dict[str, Any] = {}
@@ -1080,9 +1161,9 @@ def write_configs(
     folder: Path, tuned: dict[str, Any], target: str = "en", soft_cutoff: float = 0.5
 ) -> None:
     """The settings tuned on all sets as YAML, one file per mechanism (for ``target``'s
-    normalisation). Character units, similarity-weighted links and soft credit are
-    proposals: the keys ``units``, ``weight_by_similarity`` and ``soft_credit`` are not
-    meteorx options yet."""
+    normalisation and stages). ``units`` and ``soft_credit`` are meteorx options (the
+    ``cased+soft+ch`` file is configs/meteorx.yaml's configuration); the fuzzy stage's
+    ``weight_by_similarity`` and one-to-one soft credit exist only in this harness."""
     import yaml
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -1090,9 +1171,17 @@ def write_configs(
         setting = tuned.get(mech.name, {}).get("all")
         if setting is None:
             continue
-        config = alignment_config(target, setting["fuzzy"], not mech.cased)
+        config = alignment_config(target, setting["fuzzy"], not mech.cased, mech.lexical)
         del config["name"], config["language"]
         weights = list(setting["weights"])
+        if mech.lexical:  # the target's own lexical blocks only
+            soft_weight = [weights.pop()] if mech.soft else []
+            n_lexical = len(LEXICAL_STAGES)
+            lexical = weights[-n_lexical:]
+            weights = weights[:-n_lexical] + [
+                w for (targets, _), w in zip(LEXICAL_STAGES, lexical, strict=True)
+                if target in targets.split()
+            ] + soft_weight  # fmt: skip
         if mech.soft:
             config["soft_credit"] = {"weight": weights.pop(), "cutoff": soft_cutoff}
         for stage, weight in zip(config["stages"], weights, strict=True):

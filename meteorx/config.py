@@ -258,13 +258,15 @@ class MeteorConfig(_Strict):
         """The weighted blocks of a statistics row: one per stage, then soft credit's
         when it is on (what statistics files, reports and tuning name)."""
         names = tuple(stage.stage_name for stage in self.stages)
-        return names + (SOFT_CREDIT,) if self.soft_credit is not None else names
+        return (*names, SOFT_CREDIT) if self.soft_credit is not None else names
 
     @property
     def block_weights(self) -> tuple[float, ...]:
         """The weight of each of :attr:`block_names`, in their order."""
         weights = tuple(stage.weight for stage in self.stages)
-        return weights + (self.soft_credit.weight,) if self.soft_credit is not None else weights
+        if self.soft_credit is not None:
+            return (*weights, self.soft_credit.weight)
+        return weights
 
     def with_block_weights(self, weights: Sequence[float]) -> MeteorConfig:
         """A copy with the weights of :attr:`block_names` replaced (the stages', then

@@ -9,7 +9,8 @@ of :func:`meteorx.api.build_scorer`, the front door that turns its result into a
   output.
 * **Every other language**: the ``meteorx`` preset resolved for that language
   (:func:`meteorx_settings`), which needs no downloaded resource, so it runs offline
-  and gives the same numbers on every machine. ``--preset meteorx --lang L`` is the same thing, English included.
+  and gives the same numbers on every machine. ``--preset meteorx --lang L`` is the
+  same thing, English included.
 
 The ``meteorx`` preset (``configs/meteorx.yaml``) is one language-independent METEOR,
 tuned jointly on every development set with human judgments and chosen on held-out

@@ -148,9 +148,9 @@ class Scorer:
         #: a token's size in precision and recall: None for a word each (Meteor 1.5's
         #: default); for ``units: characters`` its length as the jar's -ch counts it.
         #: Characters are counted by _stats alone (no compiled twin: it would not pay).
-        self._size: Callable[[str], int] | None = None
+        self._size: Callable[[tuple[str, ...]], list[int]] | None = None
         if cfg.units == "characters":
-            self._size = _utf16_length
+            self._size = _utf16_lengths
             self._alignment_stats = None
         #: soft credit's cut-off (None: off); counted by _stats alone, like characters.
         self._soft_cutoff: float | None = None
@@ -514,8 +514,8 @@ class Scorer:
         fw = self.function_words
         n = len(self.matchers)
         size = self._size
-        hyp_size = [size(t) for t in hyp] if size else [1] * len(hyp)
-        ref_size = [size(t) for t in ref] if size else [1] * len(ref)
+        hyp_size = size(hyp) if size else [1] * len(hyp)
+        ref_size = size(ref) if size else [1] * len(ref)
         hyp_is_fw = [t.lower() in fw for t in hyp] if fw else [False] * len(hyp)
         ref_is_fw = [t.lower() in fw for t in ref] if fw else [False] * len(ref)
         hc = [0.0] * n
@@ -660,11 +660,15 @@ class Scorer:
         return compute(stats, self.params)
 
 
-def _utf16_length(token: str) -> int:
-    """A token's length as Java's ``String.length()`` counts it (what the jar's -ch
+def _utf16_lengths(tokens: tuple[str, ...]) -> list[int]:
+    """Each token's length as Java's ``String.length()`` counts it (what the jar's -ch
     adds up): UTF-16 code units, so a character outside the Basic Multilingual Plane
-    (an emoji, a rare CJK ideograph) counts 2."""
-    return len(token.encode("utf-16-le")) // 2
+    (an emoji, a rare CJK ideograph) counts 2. One encoding per sentence tells whether
+    any token has such a character (most sentences have none)."""
+    lengths = [len(t) for t in tokens]
+    if len("".join(tokens).encode("utf-16-le")) == 2 * sum(lengths):
+        return lengths
+    return [len(t.encode("utf-16-le")) // 2 for t in tokens]
 
 
 @contextmanager

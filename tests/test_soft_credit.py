@@ -86,11 +86,11 @@ def test_identical_sentences_and_no_near_miss_are_unchanged() -> None:
 
 
 def test_configuration_checks() -> None:
-    with pytest.raises(ConfigError, match="soft_credit.weight"):
+    with pytest.raises(ConfigError, match=r"soft_credit\.weight"):
         validate_config({**BASE, "soft_credit": {"weight": 1.5}}, source="test")
-    with pytest.raises(ConfigError, match="soft_credit.cutoff"):
+    with pytest.raises(ConfigError, match=r"soft_credit\.cutoff"):
         validate_config({**BASE, "soft_credit": {"cutoff": 0}}, source="test")
-    with pytest.raises(ConfigError, match="soft_credit.typo"):
+    with pytest.raises(ConfigError, match=r"soft_credit\.typo"):
         validate_config({**BASE, "soft_credit": {"typo": 1}}, source="test")
     with pytest.raises(ConfigError, match="reserved for soft credit"):
         validate_config({**BASE, "stages": [{"matcher": "exact", "name": SOFT_CREDIT}]}, "t")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from meteorx.cli.main import main
 from meteorx.config import SOFT_CREDIT, load_config, validate_config
@@ -17,6 +18,7 @@ from meteorx.explain import explain_segment
 from meteorx.scorer import Scorer
 from meteorx.soft_credit import best_similarities
 from meteorx.tune import Setting, tuned_config
+from meteorx.tune.output import config_yaml
 
 #: exact matches only, every word content, whitespace tokens: the arithmetic stays small.
 BASE: dict[str, Any] = {
@@ -113,6 +115,10 @@ def test_signature_explain_and_tuned_config() -> None:
     assert "soft credit (reference, similarity x weight 0.5): color~0.91" in text
     tuned = tuned_config(scorer.config, Setting(0.8, 1.0, 0.4, 0.5, (1.0, 0.7)))
     assert tuned.soft_credit is not None and tuned.soft_credit.weight == 0.7
+    # the file tuning writes spells soft credit out, and loads back the same
+    text = config_yaml(tuned)
+    assert "soft_credit:\n  weight: 0.7\n  cutoff: 0.5\n" in text
+    assert validate_config(yaml.safe_load(text), source="tuned") == tuned
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:

@@ -28,7 +28,7 @@ def tuned_config(config: MeteorConfig, setting: Setting, name: str | None = None
 
 _ALWAYS_WRITTEN = (
     "name", "language", "normalize", "stages", "alpha", "beta", "gamma", "delta",
-    "function_words", "perfect_match_rule", "aligner",
+    "function_words", "perfect_match_rule", "units", "soft_credit", "aligner",
 )  # fmt: skip
 
 

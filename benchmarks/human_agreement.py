@@ -254,6 +254,10 @@ def _config_spec(spec: str, target: str) -> tuple[str, str | None]:
     return name, norm or None
 
 
+#: 2: the perfect-match rule counts aligned words only (soft credit is not alignment).
+SCORER_REVISION = 2
+
+
 def meteorx_scores(spec: str, data: D.DevSet, timing: dict[str, list[float]]) -> Scores:
     from meteorx.config import load_config
     from meteorx.errors import MeteorxError
@@ -271,7 +275,9 @@ def meteorx_scores(spec: str, data: D.DevSet, timing: dict[str, list[float]]) ->
         scorer = Scorer(config, registry=_registry())
     except MeteorxError as error:
         raise Skip(f"{type(error).__name__}: {error}") from None
-    material = ["meteorx", name, norm, scorer.config.model_dump(mode="json")]
+    # SCORER_REVISION: bumped when meteorx's arithmetic changes, so cached scores of
+    # the same configuration are not reused across it.
+    material = ["meteorx", SCORER_REVISION, name, norm, scorer.config.model_dump(mode="json")]
     if name.endswith((".yaml", ".yml")):
         material.append(Path(name).read_text(encoding="utf-8"))
 

@@ -268,6 +268,11 @@ class MeteorConfig(_Strict):
             return (*weights, self.soft_credit.weight)
         return weights
 
+    @property
+    def aligned_blocks(self) -> int | None:
+        """How many of :attr:`block_names` are the alignment's (None: all of them)."""
+        return len(self.stages) if self.soft_credit is not None else None
+
     def with_block_weights(self, weights: Sequence[float]) -> MeteorConfig:
         """A copy with the weights of :attr:`block_names` replaced (the stages', then
         soft credit's), as tuning sets them."""

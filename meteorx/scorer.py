@@ -137,6 +137,7 @@ class Scorer:
             weights=cfg.block_weights,
             perfect_match_rule=cfg.perfect_match_rule,
             fmean_form=cfg.fmean,
+            aligned_blocks=cfg.aligned_blocks,
         )
         self.function_words, self.function_words_id = self._load_function_words()
         self._ref_cache: dict[tuple[str, ...], list[Any]] = {}

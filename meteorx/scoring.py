@@ -38,6 +38,9 @@ class Parameters:
     perfect_match_rule: bool = True
     #: "harmonic" (Meteor 1.5's form) or "nltk" (NLTK's form of the same mean)
     fmean_form: str = "harmonic"
+    #: how many leading blocks of the weights are the alignment's (None: all); the
+    #: rest (soft credit) count in P and R but never make a segment a perfect match
+    aligned_blocks: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,17 +112,33 @@ def fmean(precision: Value, recall: Value, alpha: float, form: str = "harmonic")
     return _where(both, mean, 0.0)
 
 
-def fragmentation(counts: Stats, perfect_match_rule: bool) -> Value:
+def _aligned(side: Sequence[Value], blocks: int | None) -> Value:
+    """The sum of one side's counts over the first ``blocks`` blocks (None: all)."""
+    return sum(side if blocks is None else side[:blocks])
+
+
+def fragmentation(
+    counts: Stats, perfect_match_rule: bool, aligned_blocks: int | None = None
+) -> Value:
     """Chunks per matched word (the mean of both sides' matched words).
 
-    0 under the perfect-match rule for a record whose every word matched in one chunk,
-    and for a record of no segments (empty input); NaN when nothing matched.
+    0 under the perfect-match rule for a record whose every word was aligned in one
+    chunk (the alignment's blocks: the first ``aligned_blocks``, all when None), and
+    for a record of no segments (empty input); NaN when nothing matched.
     """
     # (the rule is a setting, one bool for every record: ``and`` skips the test without it)
     perfect = perfect_match_rule and (
         (counts.chunks == 1)
-        & (counts.hyp_matches == counts.hyp_len)
-        & (counts.ref_matches == counts.ref_len)
+        & (
+            _aligned(counts.hyp_content_matches, aligned_blocks)
+            + _aligned(counts.hyp_function_matches, aligned_blocks)
+            == counts.hyp_len
+        )
+        & (
+            _aligned(counts.ref_content_matches, aligned_blocks)
+            + _aligned(counts.ref_function_matches, aligned_blocks)
+            == counts.ref_len
+        )
     )
     matched = (counts.hyp_matched_words + counts.ref_matched_words) / 2.0
     frag = _where(matched > 0, counts.chunks / (matched + (matched == 0)), math.nan)
@@ -150,7 +169,7 @@ def formula(counts: Stats, params: Parameters) -> tuple[Value, ...]:
     """
     precision, recall = precision_recall(counts, params.delta, params.weights)
     mean = fmean(precision, recall, params.alpha, params.fmean_form)
-    frag = fragmentation(counts, params.perfect_match_rule)
+    frag = fragmentation(counts, params.perfect_match_rule, params.aligned_blocks)
     pen = penalty(frag, params.beta, params.gamma)
     return precision, recall, mean, frag, pen, final_score(mean, pen)
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 
@@ -153,3 +154,58 @@ def test_meteorx_preset_loads_with_its_figures() -> None:
     assert config.soft_credit is not None and config.units == "characters"
     header = (Path(__file__).parents[1] / "configs" / "meteorx.yaml").read_text()
     assert "Held-out" in header and "measured 2026-12-01" in header
+
+
+def test_perfect_match_rule_counts_the_alignment_only() -> None:
+    """'The cat sat' / 'the cat sat' with exact matching on case-kept tokens: one chunk,
+    'The' unaligned but fully credited (similarity 1). The segment is not a perfect
+    match: fragmentation 1 chunk / 2 matched words, in the segment's record and in a
+    statistics file read back."""
+    scorer = _scorer()
+    result = scorer.segment("The cat sat", "the cat sat")
+    assert result.alignment.chunks == 1 and len(result.alignment.matches) == 2
+    assert result.breakdown.fragmentation == 0.5
+    assert scorer.rescore(result.stats).score == result.score
+    assert scorer.params.aligned_blocks == 1
+
+
+def test_tuning_objectives_equal_the_scorer_with_soft_credit() -> None:
+    """The tuner's vectorised objectives give what scoring every segment gives, at β = 0
+    too, with segments that align nothing (their score is the Fmean of the credit)."""
+    from meteorx.tune import Evaluator, Objective, StatsBank, TuningData
+    from meteorx.tune.objectives import darr_pairs
+
+    refs = ["the cats sat on the mat", "a house", "dogs were running", "Estranho"]
+    hyps = [
+        ["the cat sat on a mat", "houses", "dog was running", "Estrangeiro"],
+        ["the cats sat on the mat", "a houses", "dogs run", "Estrangeiros"],
+        ["cat mat", "the house", "dogs running", "nada"],
+    ]
+    systems = ["a", "b", "c"]
+    human = {(s, i): float(40 * ((k + i) % 3) + i) for k, s in enumerate(systems) for i in range(4)}
+    data = TuningData(systems, hyps, [refs], human)
+    config = validate_config(BASE, source="test")
+    bank = StatsBank(config, data)
+    for setting in (
+        Setting(0.75, 1.4, 0.7, 0.5, (1.0, 0.5)),
+        Setting(0.5, 0.0, 0.6, 0.5, (1.0, 0.8)),
+    ):
+        scorer = Scorer(
+            config.with_block_weights(setting.weights).model_copy(
+                update={"alpha": setting.alpha, "beta": setting.beta, "gamma": setting.gamma}
+            )
+        )
+        scores = [[scorer.segment(h, r).score for h, r in zip(out, refs, strict=True)]
+                  for out in hyps]  # fmt: skip
+        flat = [x for system in scores for x in system]
+        better, worse = darr_pairs(data, range(4))
+        concordant = sum(flat[b] - flat[w] > 1e-12 for b, w in zip(better, worse, strict=True))
+        expected = (2 * concordant - len(better)) / len(better)
+        got = Evaluator(bank, Objective("seg-tau", data, range(4)), True).value(setting)
+        assert got == pytest.approx(expected, abs=1e-12)
+        keys = sorted(human)
+        x = [scores[systems.index(s)][i] for s, i in keys]
+        pearson = float(np.corrcoef(x, [human[k] for k in keys])[0, 1])
+        got = Evaluator(bank, Objective("seg-pearson", data, range(4)), True).value(setting)
+        assert got == pytest.approx(pearson, abs=1e-9)
+    assert scorer.segment("Estrangeiro", "Estranho").breakdown.fragmentation != 0.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from meteorx.config import SOFT_CREDIT
@@ -154,6 +154,8 @@ def _params_from_dict(data: Any, path: str) -> tuple[Parameters, list[str]]:
             fmean_form=fmean,
         )
         stages = [str(s) for s in data["stages"]]
+        if stages and stages[-1] == SOFT_CREDIT:  # its block is credit, not alignment
+            params = replace(params, aligned_blocks=len(stages) - 1)
     except (KeyError, TypeError, ValueError, OverflowError):
         raise InputError(f"{path}: incomplete parameters in the statistics file") from None
     if len(stages) != len(params.weights):

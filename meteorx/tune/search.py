@@ -45,31 +45,38 @@ class _Rows:
     depends on none of the tuned settings)."""
 
     counts: Stats  # fields are arrays (Layout.view)
-    frag: FloatArray  # NaN (nothing matched) as 0: the score is 0 there anyway (Fmean 0)
+    frag: FloatArray  # NaN where nothing was aligned: no penalty there, as in the formula
 
 
-def _rows(rows: FloatArray, perfect_rule: bool) -> _Rows:
+def _rows(rows: FloatArray, perfect_rule: bool, aligned_blocks: int | None) -> _Rows:
     counts = Layout.of_width(rows.shape[-1]).view(rows)
-    frag = fragmentation(counts, perfect_rule)
-    return _Rows(counts, np.where(np.isnan(frag), 0.0, frag))
+    return _Rows(counts, fragmentation(counts, perfect_rule, aligned_blocks))
+
+
+def _frag_power(frag: FloatArray, beta: float) -> FloatArray:
+    """frag**beta, 0 where frag is NaN (nothing aligned: the score is the Fmean, which
+    is 0 unless soft credit counted something)."""
+    aligned = frag == frag
+    return np.where(aligned, np.power(np.where(aligned, frag, 0.0), beta), 0.0)
 
 
 class Evaluator:
     """Objective values of parameter grids on one part of the segments.
 
     With one reference, a segment's score is ``F(α, δ, w) · (1 − γ·frag^β)`` (the
-    penalty never exceeds 1, so the clamp at 0 is inactive, and segments with nothing
-    matched have F = 0). The segment-level objectives then need, per (δ, w, α, β),
-    only a few vectors: DARR τ compares ``A − γ·B`` with 0 for every pair (A and B are
-    differences of F and F·frag^β between the two translations), and Pearson r has a
-    closed form in γ. Several references (each segment keeps its best) take the
-    general path, which scores every segment.
+    penalty never exceeds 1, so the clamp at 0 is inactive, and a segment with nothing
+    aligned scores F: 0, unless soft credit counted near misses). The segment-level
+    objectives then need, per (δ, w, α, β), only a few vectors: DARR τ compares
+    ``A − γ·B`` with 0 for every pair (A and B are differences of F and F·frag^β between
+    the two translations), and Pearson r has a closed form in γ. Several references
+    (each segment keeps its best) take the general path, which scores every segment.
     """
 
     def __init__(self, bank: StatsBank, objective: Objective, perfect_rule: bool) -> None:
         self.bank = bank
         self.objective = objective
         self.perfect_rule = perfect_rule
+        self.aligned_blocks = bank.config.aligned_blocks
         self.fmean_form = bank.config.fmean
         self._prepared_cache: dict[int, tuple[_Rows, dict[Any, Any]]] = {}
         self.evaluations = 0
@@ -80,7 +87,7 @@ class Evaluator:
             part = stats[:, :, self.objective.segments, :]
             if not self.objective.needs_segments and stats.shape[0] == 1:
                 part = part.sum(axis=2)  # one reference: system sums are fixed
-            self._prepared_cache[key] = (_rows(part, self.perfect_rule), {})
+            self._prepared_cache[key] = (_rows(part, self.perfect_rule, self.aligned_blocks), {})
         return self._prepared_cache[key]
 
     def grid(
@@ -97,7 +104,7 @@ class Evaluator:
         g = np.asarray(gammas, dtype=np.float64)
         obj = self.objective
         single_ref = stats.shape[0] == 1
-        fast = single_ref and obj.needs_segments and float(parts.frag.max(initial=0.0)) <= 1.0
+        fast = single_ref and obj.needs_segments and np.nanmax(parts.frag, initial=0.0) <= 1.0
         best_value = -math.inf
         best = Setting(alphas[0], betas[0], gammas[0], deltas[0], weights)
         for delta in deltas:
@@ -143,7 +150,7 @@ class Evaluator:
             for bi, beta in enumerate(betas):
                 key = ("tau", beta)
                 if key not in cache:
-                    cache[key] = (np.power(frag_flat[b], beta), np.power(frag_flat[w], beta))
+                    cache[key] = (_frag_power(frag_flat[b], beta), _frag_power(frag_flat[w], beta))
                 pb, pw = cache[key]
                 slope = fb * pb - fw * pw
                 diff = a[None, :] - gammas[:, None] * slope[None, :]
@@ -161,7 +168,7 @@ class Evaluator:
         for bi, beta in enumerate(betas):
             key = ("pearson", beta)
             if key not in cache:
-                cache[key] = np.power(frag_flat[idx], beta)
+                cache[key] = _frag_power(frag_flat[idx], beta)
             gv = f * cache[key]
             gc = gv - gv.mean()
             cov = _dot(fc, h) - gammas * _dot(gc, h)
@@ -205,7 +212,7 @@ class Evaluator:
             np.float64
         )
         summed = np.einsum("bgrsn,rsnk->bgsk", onehot, part)
-        system = _rows(summed, self.perfect_rule)
+        system = _rows(summed, self.perfect_rule, self.aligned_blocks)
         sys_p, sys_r = precision_recall(system.counts, delta, weights)  # (nb, ng, systems)
         sys_f = fmean(sys_p, sys_r, alpha, self.fmean_form)
         sys_pen = penalty(system.frag, beta.reshape(-1, 1, 1), gammas[None, :, None])

@@ -209,3 +209,22 @@ def test_tuning_objectives_equal_the_scorer_with_soft_credit() -> None:
         got = Evaluator(bank, Objective("seg-pearson", data, range(4)), True).value(setting)
         assert got == pytest.approx(pearson, abs=1e-9)
     assert scorer.segment("Estrangeiro", "Estranho").breakdown.fragmentation != 0.0
+
+
+def test_workers_and_significance_carry_the_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--jobs 2 gives every segment's bits of a one-process run; --confidence resamples
+    the soft-credit block like a stage's."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyps = ["The colour of the houses is red .", "Estrangeiro", "a cat sat", "the dogs runs"]
+    refs = ["the color of the housing is red .", "Estranho", "the cat sat", "the dog ran"]
+    hyp.write_text("\n".join(hyps * 5) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(refs * 5) + "\n", encoding="utf-8")
+    common = ("-H", str(hyp), "-r", str(ref), "--preset", "meteorx", "--lang", "en")
+    one = _run(capsys, "score", *common, "-f", "json")
+    two = _run(capsys, "score", *common, "-f", "json", "--jobs", "2")
+    assert one == two
+    ci = _run(capsys, "score", *common, "-f", "json", "--confidence", "--seed", "1")
+    low, high = ci["system"]["confidence"]["lower"], ci["system"]["confidence"]["upper"]
+    assert low <= one["system"]["score"] <= high

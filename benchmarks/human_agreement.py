@@ -430,19 +430,12 @@ def segment_counts(
 def _one_to_one(hyp: list[str], ref: list[str], cutoff: float) -> tuple[list[float], list[float]]:
     """Soft credit clipped like chrF's counts: unaligned words paired one to one, most
     similar pairs first (a variant measured against :func:`best_similarities`)."""
-    from rapidfuzz.distance import Indel
-    from rapidfuzz.process import cdist
+    from meteorx.soft_credit import similarity_matrix
 
     hyp_best, ref_best = [0.0] * len(hyp), [0.0] * len(ref)
     if not hyp or not ref:
         return hyp_best, ref_best
-    matrix = cdist(
-        [w.casefold() for w in hyp],
-        [w.casefold() for w in ref],
-        scorer=Indel.normalized_similarity,
-        score_cutoff=cutoff,
-        dtype=np.float64,
-    )
+    matrix = similarity_matrix(hyp, ref, cutoff)
     order = np.argsort(-matrix, axis=None, kind="stable")
     for flat in order:
         i, j = divmod(int(flat), len(ref))

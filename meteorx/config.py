@@ -177,6 +177,12 @@ def aligner_options(
 SOFT_CREDIT = "soft-credit"
 
 
+def aligned_blocks(block_names: Sequence[str]) -> int | None:
+    """How many of a statistics row's blocks are the alignment's: all (None) but a last
+    soft-credit block, which counts in P and R and is not alignment."""
+    return len(block_names) - 1 if block_names and block_names[-1] == SOFT_CREDIT else None
+
+
 class SoftCreditConfig(_Strict):
     """Partial credit, in precision and recall only, for words the alignment left out.
 
@@ -271,7 +277,7 @@ class MeteorConfig(_Strict):
     @property
     def aligned_blocks(self) -> int | None:
         """How many of :attr:`block_names` are the alignment's (None: all of them)."""
-        return len(self.stages) if self.soft_credit is not None else None
+        return aligned_blocks(self.block_names)
 
     def with_block_weights(self, weights: Sequence[float]) -> MeteorConfig:
         """A copy with the weights of :attr:`block_names` replaced (the stages', then

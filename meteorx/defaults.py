@@ -22,6 +22,8 @@ credit for near misses.
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +57,7 @@ def meteorx_settings(language: Language) -> dict[str, Any]:
     """The ``meteorx`` preset for ``language``, as a configuration dict: the file's
     configuration, without its case-stem stage where Snowball has no stemmer, and
     without function words where no installed list has the language's."""
-    data = load_config(PER_LANGUAGE_PRESET).model_dump(mode="json", exclude_none=True)
+    data = copy.deepcopy(_preset_file())
     data["stages"] = [
         stage
         for stage in data["stages"]
@@ -65,6 +67,13 @@ def meteorx_settings(language: Language) -> dict[str, Any]:
         data["function_words"] = "none"
     data.update(name=PER_LANGUAGE_PRESET, language=language.code)
     return data
+
+
+@cache
+def _preset_file() -> dict[str, Any]:
+    """``configs/meteorx.yaml`` as a dict, read once per process (every language's
+    preset starts from it: ``meteorx languages`` resolves 184 of them)."""
+    return load_config(PER_LANGUAGE_PRESET).model_dump(mode="json", exclude_none=True)
 
 
 def _has_function_words(source: str, language: Language) -> bool:

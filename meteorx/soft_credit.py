@@ -22,7 +22,21 @@ import numpy as np
 from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
 
-__all__ = ["best_similarities"]
+__all__ = ["best_similarities", "similarity_matrix"]
+
+
+def similarity_matrix(
+    hyp_words: Sequence[str], ref_words: Sequence[str], cutoff: float
+) -> np.ndarray:
+    """The similarity of every hypothesis word (rows) to every reference word (columns),
+    0 below ``cutoff``; both lists non-empty."""
+    return cdist(
+        [w.casefold() for w in hyp_words],
+        [w.casefold() for w in ref_words],
+        scorer=Indel.normalized_similarity,
+        score_cutoff=cutoff,
+        dtype=np.float64,  # (the default, float32, would round every similarity)
+    )
 
 
 def best_similarities(
@@ -32,11 +46,5 @@ def best_similarities(
     ``cutoff``), and the same for each of ``ref_words``."""
     if not hyp_words or not ref_words:
         return [0.0] * len(hyp_words), [0.0] * len(ref_words)
-    matrix = cdist(
-        [w.casefold() for w in hyp_words],
-        [w.casefold() for w in ref_words],
-        scorer=Indel.normalized_similarity,
-        score_cutoff=cutoff,
-        dtype=np.float64,  # (the default, float32, would round every similarity)
-    )
+    matrix = similarity_matrix(hyp_words, ref_words, cutoff)
     return matrix.max(axis=1).tolist(), matrix.max(axis=0).tolist()

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from meteorx.config import SOFT_CREDIT
+from meteorx.config import SOFT_CREDIT, aligned_blocks
 from meteorx.errors import InputError
 from meteorx.formats.model import STATS_MAGIC, stats_columns
 from meteorx.formats.readers import load_json
@@ -154,8 +154,7 @@ def _params_from_dict(data: Any, path: str) -> tuple[Parameters, list[str]]:
             fmean_form=fmean,
         )
         stages = [str(s) for s in data["stages"]]
-        if stages and stages[-1] == SOFT_CREDIT:  # its block is credit, not alignment
-            params = replace(params, aligned_blocks=len(stages) - 1)
+        params = replace(params, aligned_blocks=aligned_blocks(stages))
     except (KeyError, TypeError, ValueError, OverflowError):
         raise InputError(f"{path}: incomplete parameters in the statistics file") from None
     if len(stages) != len(params.weights):

@@ -586,9 +586,9 @@ class Scorer:
             ref_free[m.ref_start : m.ref_start + m.ref_len] = [False] * m.ref_len
         hyp_k = [k for k, free in enumerate(hyp_free) if free]
         ref_k = [k for k, free in enumerate(ref_free) if free]
-        counts = [0.0, 0.0, 0.0, 0.0]
         if not hyp_k or not ref_k:
             return 0.0, 0.0, 0.0, 0.0
+        counts = [0.0, 0.0, 0.0, 0.0]
         hyp_best, ref_best = self._best_similarities(
             [hyp[k] for k in hyp_k], [ref[k] for k in ref_k], self._soft_cutoff
         )

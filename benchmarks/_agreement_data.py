@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from meteorx import metaeval as M
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))
 
@@ -251,20 +253,21 @@ def missing(keys: Sequence[str], root: Path = DATA) -> list[str]:
     return [SET_FOLDERS[k] for k in keys if not (root / SET_FOLDERS[k]).is_dir()]
 
 
-# -- measures -----------------------------------------------------------------------------
+# -- measures (every one computed by meteorx.metaeval, as `meteorx correlate` does) ----
 
 
 @dataclass
 class Measures:
-    """Pre-computed index arrays of one set's segment and system measures.
+    """One set's segment and system measures, built once.
 
     Metric scores come as an array of shape (systems, segments)."""
 
     data: DevSet
+    human: FloatArray  # (systems, segments): human segment scores, NaN where none
+    segment: M.PairTau | M.TauB | None  # the set's segment measure
     better: IntArray  # flat item indices (system * segments + segment) of pair members
     worse: IntArray
     items: IntArray  # judged items (flat indices), for τ-b / Pearson
-    human: FloatArray  # their human scores
     pearson_human: FloatArray
     sys_index: IntArray  # systems with a system-level human score
     sys_human: FloatArray
@@ -284,92 +287,60 @@ class Measures:
     @property
     def seg_count(self) -> int:
         """Pairs (pair measure) or items (τ-b): the n behind the segment τ."""
-        return self.n_pairs if self.data.seg_measure == "pairs" else int(self.items.size)
+        return self.segment.n if self.segment is not None else 0
 
 
 def measures(data: DevSet) -> Measures:
     n = data.n_segments
-    better: list[int] = []
-    worse: list[int] = []
-    items: list[int] = []
-    human: list[float] = []
-    pearson_human: list[float] = []
+    human = np.full((len(data.systems), n), np.nan)
+    pearson_human = np.full_like(human, np.nan)
     seg = data.seg_human or {}
     ph = data.seg_pearson_human or seg
-    for (s, i), h in sorted(seg.items()):
-        items.append(s * n + i)
-        human.append(h)
-        pearson_human.append(ph.get((s, i), math.nan))
-    if data.seg_measure == "pairs":
-        by_segment: dict[int, list[int]] = {}
-        for s, i in seg:
-            by_segment.setdefault(i, []).append(s)
-        for i, systems in sorted(by_segment.items()):
-            systems.sort()
-            for pos, a in enumerate(systems):
-                for b in systems[pos + 1 :]:
-                    diff = seg[(a, i)] - seg[(b, i)]
-                    if abs(diff) <= data.threshold or diff == 0:
-                        continue
-                    if data.hyps[a][i].strip() == data.hyps[b][i].strip():
-                        continue  # no metric can separate identical translations
-                    hi, lo = (a, b) if diff > 0 else (b, a)
-                    better.append(hi * n + i)
-                    worse.append(lo * n + i)
-    sys_index: list[int] = []
-    sys_human: list[float] = []
-    for k, name in enumerate(data.systems):
-        if data.sys_human and name in data.sys_human:
-            sys_index.append(k)
-            sys_human.append(data.sys_human[name])
+    for (s, i), h in seg.items():
+        human[s, i] = h
+        pearson_human[s, i] = ph.get((s, i), math.nan)
+    items = np.flatnonzero(~np.isnan(human.reshape(-1))).astype(np.int64)
+    segment: M.PairTau | M.TauB | None = None
+    better = worse = np.zeros(0, dtype=np.int64)
+    if items.size and data.seg_measure == "pairs":
+        segment = M.PairTau(human, data.threshold, M.identical_outputs(data.hyps))
+        better = segment.better * n + segment.segment
+        worse = segment.worse * n + segment.segment
+    elif items.size:
+        segment = M.TauB(human)
+    sys_index = [k for k, name in enumerate(data.systems) if name in (data.sys_human or {})]
+    sys_human = [(data.sys_human or {})[data.systems[k]] for k in sys_index]
     return Measures(
         data,
-        np.asarray(better, dtype=np.int64),
-        np.asarray(worse, dtype=np.int64),
-        np.asarray(items, dtype=np.int64),
-        np.asarray(human, dtype=np.float64),
-        np.asarray(pearson_human, dtype=np.float64),
+        human,
+        segment,
+        better,
+        worse,
+        items,
+        pearson_human.reshape(-1)[items],
         np.asarray(sys_index, dtype=np.int64),
         np.asarray(sys_human, dtype=np.float64),
     )
 
 
-def pair_tau(scores: FloatArray, m: Measures) -> float:
-    """(concordant − discordant) / pairs; a metric tie is discordant."""
-    flat = scores.reshape(-1)
-    if not m.n_pairs:
-        return math.nan
-    concordant = int(np.count_nonzero(flat[m.better] - flat[m.worse] > 1e-12))
-    return (2.0 * concordant - m.n_pairs) / m.n_pairs
-
-
-def tau_b(x: FloatArray, y: FloatArray) -> float:
-    from scipy.stats import kendalltau
-
-    value = kendalltau(x, y).statistic
-    return float(value) if value is not None else math.nan
-
-
 def seg_tau(scores: FloatArray, m: Measures) -> float:
     """The set's segment-level τ (its README's convention)."""
-    if m.data.seg_measure == "pairs":
-        return pair_tau(scores, m)
-    return tau_b(scores.reshape(-1)[m.items], m.human)
+    if m.segment is None or not m.segment.n:
+        return math.nan
+    return float(m.segment.values(scores.reshape(m.human.shape), np.ones((1, m.human.shape[1])))[0])
 
 
 def pooled_tau_b(scores: FloatArray, m: Measures) -> float:
     """τ-b over every judged item pooled (the mqm20 README's chrF anchor)."""
-    return tau_b(scores.reshape(-1)[m.items], m.human)
+    return M.kendall_tau_b(scores.reshape(-1)[m.items], m.human.reshape(-1)[m.items])
 
 
 def pearson(x: FloatArray, y: FloatArray) -> float:
+    """Pearson r over the pairs where neither side is NaN (NaN below three)."""
     keep = ~(np.isnan(x) | np.isnan(y))
-    x, y = x[keep], y[keep]
-    if x.size < 3:
+    if np.count_nonzero(keep) < 3:
         return math.nan
-    xc, yc = x - x.mean(), y - y.mean()
-    den = math.sqrt(float(xc @ xc) * float(yc @ yc))
-    return float(xc @ yc) / den if den else math.nan
+    return float(M.pearson(x[keep], y[keep]))
 
 
 def seg_pearson(scores: FloatArray, m: Measures) -> float:

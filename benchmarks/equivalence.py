@@ -42,6 +42,7 @@ CONFIGS = [
     ("meteor-2005", "meteor-2005", None),
     ("nltk", "nltk", None),
     ("pt", "pt", None),
+    ("meteorx", "meteorx", None),
 ]
 SYSTEMS = ("xray.system1.hyp", "xray.system2.hyp")
 

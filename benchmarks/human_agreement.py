@@ -720,23 +720,14 @@ class Pool:
             (0, 0),
         )
         offsets = np.cumsum([0] + [p.frag.size for p in parts])
-        better, worse, pair_sets = [], [], []
-        self.tau_b: list[tuple[slice, D.Measures]] = []
-        self.n_pair_sets = 0
-        for k, (_, m) in enumerate(sets):
-            if not m.has_segments:
-                continue
-            if m.data.seg_measure == "pairs":
-                better.append(m.better + offsets[k])
-                worse.append(m.worse + offsets[k])
-                pair_sets.append(m.n_pairs)
-                self.n_pair_sets += 1
-            else:
-                self.tau_b.append((slice(int(offsets[k]), int(offsets[k + 1])), m))
-        self.better = np.concatenate(better) if better else np.zeros(0, dtype=np.int64)
-        self.worse = np.concatenate(worse) if worse else np.zeros(0, dtype=np.int64)
-        self.pair_sizes = np.asarray(pair_sets, dtype=np.float64)
-        self.pair_starts = np.cumsum([0, *pair_sets[:-1]]).astype(np.int64)
+        self.segment_sets = sorted(  # pair measures first, then τ-b (the means' order)
+            [
+                (slice(int(offsets[k]), int(offsets[k + 1])), m)
+                for k, (_, m) in enumerate(sets)
+                if m.has_segments
+            ],
+            key=lambda item: item[1].data.seg_measure != "pairs",
+        )
         self.sys_weight = sys_weight
         self.systems = [
             (Compact.of(c.sum(axis=1, keepdims=True), mech), m)
@@ -750,13 +741,7 @@ class Pool:
         if frag_pow is None:
             frag_pow = self._pow[s.beta] = np.power(self.all.frag, s.beta)
         scores = formula(self.all, s, frag_pow)
-        taus: list[float] = []
-        if self.n_pair_sets:
-            good = (scores[self.better] - scores[self.worse] > 1e-12).astype(np.float64)
-            concordant = np.add.reduceat(good, self.pair_starts)
-            taus.extend((2.0 * concordant - self.pair_sizes) / self.pair_sizes)
-        for part, m in self.tau_b:
-            taus.append(D.tau_b(scores[part][m.items], m.human))
+        taus = [D.seg_tau(scores[part], m) for part, m in self.segment_sets]
         value = float(np.mean(taus)) if taus else 0.0
         if self.systems:
             rs = [D.sys_pearson(formula(x, s), m) for x, m in self.systems]

@@ -25,6 +25,7 @@ __all__ = [
     "compute",
     "corpus_score",
     "load_config",
+    "register",
     "score",
 ]
 
@@ -66,6 +67,21 @@ def corpus_score(
 ) -> CorpusResult:
     """Score a whole system (statistics summed over segments); see :func:`score`."""
     return _shared(config, language, normalize).corpus(hypotheses, references)
+
+
+def register(plugin: Any, *, name: str | None = None) -> str:
+    """Use a plugin that is not installed, in this process; return its name.
+
+    ``plugin`` is a ``.py`` file's path, a module name (``package.module``), a module,
+    or an object whose methods are hook implementations (``@hookimpl`` from
+    :mod:`meteorx.hookspecs`), such as one defined in a notebook. It is checked like an
+    installed plugin, and a broken one raises :class:`~meteorx.errors.PluginError`.
+    Scorers built afterwards see what it registers, and signatures name it with a
+    digest of its file (:func:`meteorx.registry.register`).
+    """
+    from meteorx.registry import register as register_plugin
+
+    return register_plugin(plugin, name=name)
 
 
 def __getattr__(name: str) -> Any:

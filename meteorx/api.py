@@ -49,6 +49,7 @@ from meteorx import engine
 from meteorx.config import MeteorConfig
 from meteorx.defaults import configure
 from meteorx.errors import InputError
+from meteorx.registry import get_registry
 from meteorx.scoring import system_score
 from meteorx.stats import sum_stats
 
@@ -91,7 +92,7 @@ def build_scorer(
 
     ``shared=True`` returns one scorer per distinct configuration, built once per
     process (what ``meteorx.score``/``compute`` and Spark's executors use): building
-    loads the resources, scoring with it is thread-compatible.
+    loads the resources; threads may score with it at once (see :class:`Scorer`).
     """
     from meteorx.scorer import Scorer
 
@@ -102,16 +103,23 @@ def build_scorer(
     if not shared or registry is not None:
         return Scorer(resolved(), registry=registry)
     named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
-    # a shared scorer runs the engine it was built on (meteorx.engine.use switches it)
-    engine_in_use = engine.requested()
+    # A shared scorer runs the engine it was built on (meteorx.engine.use switches it)
+    # and the plugins it was built with (meteorx.register makes another registry; a
+    # shared scorer keeps its registry alive, so no other registry can have that id).
+    plugins = get_registry()
+    built_with = (engine.requested(), id(plugins))
     name_key: tuple[Any, ...] | None = None
     if named:
-        name_key = (config, language, normalize, alpha, beta, gamma, delta, engine_in_use)
+        name_key = (config, language, normalize, alpha, beta, gamma, delta, built_with)
+        try:
+            hash(name_key)
+        except TypeError:  # a mapping for normalize: found by the configuration instead
+            name_key = None
     with _LOCK:
         scorer = _SHARED.get(name_key)
     if scorer is None:
-        cfg = resolved()
-        key = (cfg.model_dump_json(), engine_in_use)
+        cfg = resolved()  # (may register the configuration's plugins)
+        key = (cfg.model_dump_json(), engine.requested(), id(get_registry()))
         with _LOCK:
             scorer = _SHARED.get(key)
         if scorer is None:
@@ -120,7 +128,7 @@ def build_scorer(
             if len(_SHARED) >= _MAX_SHARED:
                 _SHARED.clear()
             _SHARED[key] = scorer
-            if name_key is not None:
+            if name_key is not None and scorer.registry is plugins:
                 _SHARED[name_key] = scorer
     return scorer
 

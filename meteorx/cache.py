@@ -44,11 +44,13 @@ import contextlib
 import gc
 import hashlib
 import json
+import logging
 import os
 import stat
 import struct
 import sys
 import tempfile
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -59,6 +61,7 @@ from meteorx.errors import MeteorxWarning
 
 __all__ = [
     "CACHE_ENV",
+    "MAX_FILE_BYTES",
     "CacheError",
     "CacheFile",
     "CacheWarning",
@@ -67,6 +70,7 @@ __all__ = [
     "cache_dir",
     "cache_path",
     "cached",
+    "compiling",
     "load",
     "parse",
     "read",
@@ -302,26 +306,48 @@ def parse(data: bytes, kind: str, source: str) -> CacheFile:
     return CacheFile(data, meta, sections)
 
 
+#: No cache file meteorx writes comes near this (the English paraphrase table's is
+#: 107 MB); a larger file (a sparse one, say) is refused before any byte is read.
+MAX_FILE_BYTES = 4 << 30
+
+
+def _check_file(info: os.stat_result) -> None:
+    if stat.S_ISLNK(info.st_mode):
+        raise CacheError("is a symbolic link")
+    if not stat.S_ISREG(info.st_mode):
+        raise CacheError("is not a regular file")
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        raise CacheError("belongs to another user")
+    if info.st_size > MAX_FILE_BYTES:
+        raise CacheError(f"is larger than any cache file ({info.st_size} bytes)")
+
+
 def read_private(path: Path) -> bytes:
     """The bytes of ``path``, a regular file (not a symbolic link) of the current user.
 
-    :raises CacheError: it is a symbolic link, not a regular file, or someone else's.
+    Its type and size are checked before it is opened (a FIFO or a device is never
+    opened, a huge sparse file never read), and again on the open file, which is opened
+    non-blocking and without following links so that nothing swapped in meanwhile can
+    hang the run.
+
+    :raises CacheError: it is a symbolic link, not a regular file, someone else's, or
+        larger than :data:`MAX_FILE_BYTES`.
     :raises OSError: it cannot be read (:class:`FileNotFoundError`: there is none).
     """
+    _check_file(os.lstat(path))
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         if os.path.islink(path):
             raise CacheError("is a symbolic link") from None
         raise error
     with open(fd, "rb", buffering=0) as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise CacheError("is not a regular file")
-        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
-            raise CacheError("belongs to another user")
-        return handle.readall()
+        _check_file(os.fstat(handle.fileno()))
+        try:
+            return handle.readall()
+        except MemoryError:
+            raise CacheError("is too large to read into memory") from None
 
 
 def read(path: Path, kind: str, source: str) -> CacheFile:
@@ -386,6 +412,36 @@ def cache_path(kind: str, source: str) -> Path | None:
     return folder / f"{_safe_name(source)}{_SUFFIX}" if folder is not None else None
 
 
+#: A compilation lasting longer than this is announced (quick ones stay silent).
+NOTICE_AFTER_SECONDS = 1.0
+_ANNOUNCED = threading.Event()
+
+
+@contextlib.contextmanager
+def compiling(target: Path) -> Iterator[None]:
+    """Around compiling a resource into the cache file ``target``: once per process, if
+    it lasts over :data:`NOTICE_AFTER_SECONDS`, say so at INFO on the ``meteorx``
+    logger (the command line shows it on stderr), since the first run of the English
+    default compiles for seconds and would otherwise look hung."""
+
+    def announce() -> None:
+        if not _ANNOUNCED.is_set():
+            _ANNOUNCED.set()
+            logging.getLogger("meteorx").info(
+                "building the resource cache once (a few seconds; later runs load it from %s)",
+                target.parent.parent,
+            )
+
+    timer = threading.Timer(NOTICE_AFTER_SECONDS, announce)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()  # no thread left running when --jobs forks its workers
+
+
 def cached(
     kind: str,
     source: str,
@@ -409,14 +465,15 @@ def cached(
         value = load(target, kind, source, lambda file: decode(file.record()))
         if value is not None:
             return value, target, True
-    record = build()
-    with _gc_paused():
-        value = decode(record)
-    if target is not None:
-        try:
-            write(target, kind, source, record)
-        except OSError:
-            target = None
+    with compiling(target) if target is not None else contextlib.nullcontext():
+        record = build()
+        with _gc_paused():
+            value = decode(record)
+        if target is not None:
+            try:
+                write(target, kind, source, record)
+            except OSError:
+                target = None
     return value, target, False
 
 

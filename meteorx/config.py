@@ -7,14 +7,24 @@ declared only here, on the model.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
-from meteorx.errors import ConfigError
+from meteorx.errors import QUOTE_LIMIT, ConfigError, cut
 
 #: Numbers in a configuration: ``true`` is not 1.0, and ``.inf``/``.nan`` are refused
 #: (they would reach the JSON output as bare ``Infinity``).
@@ -29,8 +39,6 @@ Name = Annotated[str, Field(min_length=1, max_length=200)]
 MAX_YAML_NODES = 100_000
 MAX_CONFIG_CHARS = 1_000_000
 MAX_EXTENDS_DEPTH = 32
-#: Quoted input is cut to this many characters in error messages.
-QUOTE_LIMIT = 80
 
 NORMALIZE_SHORTHANDS: dict[str, dict[str, Any]] = {
     "none": {"tokenizer": "auto", "lowercase": False, "punctuation": "keep"},
@@ -59,6 +67,8 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)`` cut to ``limit`` characters, so that no message grows with its input."""
     if isinstance(value, (dict, list, tuple, set)) and len(value) > limit:
         return f"<{type(value).__name__} of {len(value)} items>"
+    if isinstance(value, int) and value.bit_length() > 1000:  # (repr refuses 4,300 digits)
+        return f"<an int of {value.bit_length():,} bits>"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
@@ -167,7 +177,7 @@ def aligner_options(
     """The aligner's options, validated by its ``Options`` model; errors read like the
     rest of the configuration's (``aligner.beam_size: ... (allowed: ...; got 0)``)."""
     try:
-        return model.model_validate(aligner.options)
+        return model.model_validate(aligner.options, strict=True)
     except ValidationError as error:
         raise ConfigError(_format_validation_error(error, source, ("aligner",), model)) from None
 
@@ -241,6 +251,32 @@ class MeteorConfig(_Strict):
         description="system score from summed statistics (METEOR's definition, Meteor 1.5) "
         "or the mean of segment scores (what NLTK and Hugging Face evaluate users report)",
     )
+    plugins: tuple[Annotated[str, Field(min_length=1, max_length=4096)], ...] = Field(
+        (),
+        description="plugins it needs that are not installed, loaded before it is used: "
+        ".py files (relative to the configuration file) or module names (package.module)",
+    )
+
+    @field_validator("plugins")
+    @classmethod
+    def _plugin_references(cls, plugins: tuple[str, ...]) -> tuple[str, ...]:
+        from meteorx.registry import is_module_name, is_plugin_file
+
+        for plugin in plugins:
+            if not (is_plugin_file(plugin) or is_module_name(plugin)):
+                raise ValueError(
+                    f"{quote(plugin)} is neither a .py file nor a module name (package.module)"
+                )
+        return plugins
+
+    @model_serializer(mode="wrap")
+    def _plugins_only_when_given(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """No ``plugins`` key when there are none: configurations written out, and
+        what is keyed by them, stay as they were before the field existed."""
+        data = handler(self)
+        if not self.plugins and isinstance(data, dict):
+            data.pop("plugins", None)
+        return data
 
     @field_validator("stages")
     @classmethod
@@ -327,14 +363,6 @@ def _allowed(model: type[BaseModel], field: str) -> str | None:
 _MAX_PROBLEMS = 5
 
 
-def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` on one line (line breaks and other control characters escaped), cut to
-    ``limit`` characters (an ellipsis marks the cut)."""
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
-
-
 def describe_error(error: BaseException) -> str:
     """``Type: message`` of an exception a plugin raised, cut to one short line."""
     return cut(" ".join(f"{type(error).__name__}: {error}".split()), 200)
@@ -370,14 +398,16 @@ def validate_config(data: dict[str, Any], source: str = "configuration") -> Mete
 
     An installed aligner's options are validated too, and kept only where they differ
     from its defaults (one spelling per configuration); an aligner no plugin provides
-    is the scorer's error.
+    is the scorer's error. The configuration's ``plugins`` are registered first.
     """
-    from meteorx.registry import get_registry
+    from meteorx.registry import get_registry, register
 
     try:
         config = MeteorConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(_format_validation_error(error, source)) from None
+    for plugin in config.plugins:
+        register(plugin)
     aligner = get_registry().aligners.get(config.aligner.name)
     if aligner is None:
         return config
@@ -510,8 +540,11 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[str, Any]:
-    """Load a preset name or a YAML file, resolving ``extends`` chains.
+def _load_raw(
+    ref: str, base_dir: Path | None, seen: tuple[str, ...], presets: list[str]
+) -> dict[str, Any]:
+    """Load a preset name or a YAML file, resolving ``extends`` chains (the presets of
+    the chain are added to ``presets``).
 
     Files are read only when their name ends in ``.yaml`` or ``.yml``: error messages
     quote a configuration's keys, and must never quote another file's content. A chain
@@ -548,18 +581,30 @@ def _load_raw(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> dict[st
             )
         text = _preset_text(ref)
         next_dir = None
+        presets.append(ref)
     data = _read_yaml(text, source)
+    if next_dir is not None and isinstance(data.get("plugins"), list):
+        data["plugins"] = [_next_to(next_dir, plugin) for plugin in data["plugins"]]
     parent = data.pop("extends", None)
     if parent is None:
         data.setdefault("name", Path(ref).stem if next_dir is not None else ref)
         return data
     if not isinstance(parent, str):
         raise ConfigError(f"{source}: 'extends' must be a preset name or a file path")
-    base = _load_raw(parent, next_dir, (*seen, key))
+    base = _load_raw(parent, next_dir, (*seen, key), presets)
     merged = _merge(base, data)
     if "name" not in data:
         merged["name"] = f"{base.get('name', parent)}+{Path(ref).stem}"
     return merged
+
+
+def _next_to(folder: Path, plugin: Any) -> Any:
+    """A ``plugins:`` file named in a configuration file is relative to its folder."""
+    from meteorx.registry import is_plugin_file
+
+    if isinstance(plugin, str) and is_plugin_file(plugin):
+        return str(folder / os.path.expanduser(plugin))
+    return plugin
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -581,6 +626,8 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
             and value.get("name", current.get("name")) != current.get("name")
         ):
             current = {}  # another aligner: the options were the other one's
+        if key == "plugins" and isinstance(value, list) and isinstance(current, list):
+            value = [*current, *(plugin for plugin in value if plugin not in current)]
         if isinstance(value, dict) and isinstance(current, dict):
             merged[key] = {**current, **value}
         else:
@@ -588,23 +635,43 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def load_config(ref: str | Path | MeteorConfig | dict[str, Any] | None = None) -> MeteorConfig:
+def load_config(
+    ref: str | Path | MeteorConfig | dict[str, Any] | None = None, *, language: str | None = None
+) -> MeteorConfig:
     """Load a configuration from a preset name, a YAML path, a dict or a ready model.
 
     ``None`` gives the ``meteor-1.5-en`` preset, the reference implementation's default.
+    A configuration extending the per-language ``meteorx`` preset gets what it inherits
+    from it resolved for ``language`` (default: its own ``language:``), as ``--preset
+    meteorx --lang L`` does (:func:`meteorx.defaults.for_language`).
     """
     if isinstance(ref, MeteorConfig):
+        from meteorx.registry import register
+
+        for plugin in ref.plugins:  # (a process given a validated configuration: a worker)
+            register(plugin)
         return ref
     if ref is None:
         ref = "meteor-1.5-en"
+    presets: list[str] = []
     if isinstance(ref, dict):
         data = dict(ref)
         parent = data.pop("extends", None)
         if parent is not None:
             if not isinstance(parent, (str, Path)):
                 raise ConfigError("'extends' must be a preset name or a file path")
-            data = _merge(_load_raw(str(parent), None, ()), data)
-        return validate_config(data, source="the configuration dict")
-    text_ref = str(ref)
-    data = _load_raw(text_ref, None, ())
-    return validate_config(data, source=cut(text_ref))
+            data = _merge(_load_raw(str(parent), None, (), presets), data)
+        source = "the configuration dict"
+    elif isinstance(ref, (str, Path)):
+        data = _load_raw(str(ref), None, (), presets)
+        source = cut(str(ref))
+    else:
+        raise ConfigError(
+            "a configuration is a preset name, a YAML path, a dict or a MeteorConfig, "
+            f"not {type(ref).__name__}"
+        )
+    if presets:
+        from meteorx.defaults import for_language  # (defaults imports this module)
+
+        data = for_language(data, presets, language)
+    return validate_config(data, source=source)

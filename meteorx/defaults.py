@@ -27,7 +27,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from meteorx.config import MeteorConfig, load_config, validate_config
+from pydantic import ValidationError
+
+from meteorx.config import MeteorConfig, NormalizeConfig, load_config, validate_config
 from meteorx.errors import ConfigError
 from meteorx.languages import Language, resolve_language
 
@@ -35,8 +37,10 @@ __all__ = [
     "ENGLISH_DEFAULT",
     "ENGLISH_DEFAULT_NORMALIZE",
     "PER_LANGUAGE_PRESET",
+    "WIDTH_FOLDED",
     "configure",
     "default_preset",
+    "for_language",
     "looks_english",
     "meteorx_settings",
 ]
@@ -46,6 +50,11 @@ ENGLISH_DEFAULT = "meteor-1.5-en"
 ENGLISH_DEFAULT_NORMALIZE = "meteor"
 #: The preset resolved per language.
 PER_LANGUAGE_PRESET = "meteorx"
+#: Languages whose text mixes full-width and half-width forms of the same letters and
+#: digits (ｶﾀｶﾅ and カタカナ, １２ and 12): the ``meteorx`` preset reads them in Unicode
+#: NFKC, which folds the two. Not the other scripts tokenised by character: for Thai
+#: and Lao NFKC would split a vowel (SARA AM) in two instead.
+WIDTH_FOLDED = frozenset({"ja", "zh"})
 
 
 def default_preset(language: Language) -> str:
@@ -57,16 +66,51 @@ def meteorx_settings(language: Language) -> dict[str, Any]:
     """The ``meteorx`` preset for ``language``, as a configuration dict: the file's
     configuration, without its case-stem stage where Snowball has no stemmer, and
     without function words where no installed list has the language's."""
-    data = copy.deepcopy(_preset_file())
-    data["stages"] = [
-        stage
-        for stage in data["stages"]
-        if language.snowball is not None or not stage.get("stem", False)
-    ]
-    if not _has_function_words(data["function_words"], language):
-        data["function_words"] = "none"
+    data = _inherited_for(copy.deepcopy(_preset_file()), language)
     data.update(name=PER_LANGUAGE_PRESET, language=language.code)
     return data
+
+
+def for_language(data: dict[str, Any], presets: list[str], language: str | None) -> dict[str, Any]:
+    """The settings of a configuration whose ``extends`` chain holds ``presets``, with
+    what it inherits from the ``meteorx`` preset resolved for ``language`` (default: its
+    own ``language:``), as for ``--preset meteorx --lang L``: a file that extends
+    ``meteorx`` scores Chinese as the preset does. Other settings are returned as given."""
+    code = language if language is not None else data.get("language")
+    if PER_LANGUAGE_PRESET not in presets or not isinstance(code, str):
+        return data
+    return _inherited_for(data, resolve_language(code))
+
+
+def _inherited_for(data: dict[str, Any], language: Language) -> dict[str, Any]:
+    """``data`` without the ``meteorx`` preset's case-stem stage where Snowball lacks
+    ``language``, with no function words where no installed list has its own, and read
+    in NFKC for :data:`WIDTH_FOLDED` languages. Only the preset's own stage, list and
+    normalisation are resolved so: a stage or list a configuration writes differently
+    is kept, and is an error if the language cannot have it."""
+    preset = _preset_file()
+    stages = data.get("stages")
+    if language.snowball is None and isinstance(stages, (list, tuple)):
+        data["stages"] = [
+            stage
+            for stage in stages
+            if not (isinstance(stage, dict) and stage.get("stem") and stage in preset["stages"])
+        ]
+    words = data.get("function_words")
+    if words == preset["function_words"] and not _has_function_words(words, language):
+        data["function_words"] = "none"
+    if language.code in WIDTH_FOLDED and _normalization(data) == _normalization(preset):
+        data["normalize"] = {**preset["normalize"], "unicode": "nfkc"}
+    return data
+
+
+def _normalization(data: dict[str, Any]) -> NormalizeConfig | None:
+    """The ``normalize`` setting of raw settings as the model reads it (a file may write
+    it as a shorthand or leave out its defaults), or None if it is invalid."""
+    try:
+        return NormalizeConfig.model_validate(data.get("normalize", {}))
+    except ValidationError:
+        return None
 
 
 @cache
@@ -121,7 +165,7 @@ def configure(
             )
         language = None  # already set, as the ISO code
     else:
-        cfg = load_config(config)
+        cfg = load_config(config, language=language)
     overrides = {
         "language": language,
         "normalize": normalize,
@@ -222,8 +266,9 @@ def looks_english(lines: list[str]) -> bool:
 def language_report(language: Language) -> dict[str, Any]:
     """What ``meteorx languages`` shows for a language: its recommended configuration
     (``default``, ``stages``, ``tokens``) and the stages that need a resource, each with
-    whether it is installed here (``resources``: stage -> state), as the plugins
-    registered them (``meteorx_register_resources``)."""
+    whether it is installed here, as the plugins registered them
+    (``meteorx_register_resources``; ``resources``: stage -> state, which starts with
+    ``optional,`` for a stage the default does not run)."""
     from meteorx.errors import MeteorxError
     from meteorx.normalize import tokenizer_description
     from meteorx.registry import get_registry
@@ -239,15 +284,17 @@ def language_report(language: Language) -> dict[str, Any]:
     needed.sort(key=lambda r: (order.get(r.stage, len(order)), r.stage))
     resources: dict[str, str] = {}
     for resource in needed:
+        # A stage the default does not run: scoring never reads it unless asked to.
+        optional = "" if resource.stage in order else "optional, "
         try:
-            resources[resource.stage] = f"installed ({resource.locate()})"
+            resources[resource.stage] = f"{optional}installed ({resource.locate()})"
         except MeteorxError:
             how = (
                 f"meteorx resources install {resource.install}"
                 if resource.install
                 else "see docs/languages.md"
             )
-            resources[resource.stage] = f"not installed ({how})"
+            resources[resource.stage] = f"{optional}not installed ({how})"
     split = tokenizer_description(registry, cfg.normalize.tokenizer, language)
     return {
         "code": language.code,

@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Iterator
 from types import ModuleType
 
-from meteorx.errors import ConfigError, MeteorxError, MeteorxWarning
+from meteorx.errors import ConfigError, MeteorxError, MeteorxWarning, cut
 
 ENV_VAR = "METEORX_ENGINE"
 CHOICES = ("auto", "c", "python")
@@ -62,7 +62,7 @@ def requested() -> str:
         return _override
     value = os.environ.get(ENV_VAR, "").strip().lower() or "auto"
     if value not in CHOICES:
-        raise ConfigError(f"${ENV_VAR} is one of {', '.join(CHOICES)}, not {value!r}")
+        raise ConfigError(f"${ENV_VAR} is one of {', '.join(CHOICES)}, not '{cut(value)}'")
     return value
 
 

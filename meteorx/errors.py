@@ -7,6 +7,17 @@ exits non-zero; it never shows a traceback for these.
 
 from __future__ import annotations
 
+#: Quoted input is cut to this many characters in error messages.
+QUOTE_LIMIT = 80
+
+
+def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` on one line (line breaks and other control characters escaped), cut to
+    ``limit`` characters (an ellipsis marks the cut): no message grows with its input."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
 
 class MeteorxError(Exception):
     """Base class of every error meteorx raises on purpose."""

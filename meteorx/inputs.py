@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Iterator, Mapping, Set
 from pathlib import Path
+from typing import Any, TypeVar
 
 from meteorx.errors import InputError
+
+H = TypeVar("H")
+R = TypeVar("R")
 
 #: The longest segment meteorx reads from a file, in characters (``--max-segment-chars``;
 #: 0 = no limit). Alignment time and memory grow faster than a segment's length: a
@@ -80,3 +85,33 @@ def read_parallel(hyp_path: str | Path, ref_paths: list[str]) -> tuple[list[str]
                 "hypothesis and reference files must be line-aligned"
             )
     return hyps, refs
+
+
+def paired(hyps: Iterable[H], refs: Iterable[R]) -> Iterator[tuple[H, R]]:
+    """Each hypothesis with its references, in order: what a corpus is made of.
+
+    Both must be lists, tuples or other iterables of one item per segment, equally long:
+    a string (whose characters would be segments), a mapping (whose keys would be) or a
+    set (no order) is an :class:`InputError`, and so is one running out before the other.
+    """
+    for what, value in (("hypotheses", hyps), ("references", refs)):
+        if isinstance(value, (str, bytes, bytearray, Mapping, Set)) or not isinstance(
+            value, Iterable
+        ):
+            raise InputError(
+                f"the {what} must be a list (or another iterable) with one item per "
+                f"segment, not {type(value).__name__}"
+            )
+    ref_iter = iter(refs)
+    count = 0
+    for hyp in hyps:
+        ref: Any = next(ref_iter, _END)
+        if ref is _END:
+            raise InputError(f"there are more hypotheses than references ({count})")
+        yield hyp, ref
+        count += 1
+    if next(ref_iter, _END) is not _END:
+        raise InputError(f"there are more references than hypotheses ({count})")
+
+
+_END = object()

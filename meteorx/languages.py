@@ -13,6 +13,7 @@ ignored (``pt-BR``, ``zh_Hant``). Meteor 1.5's ``se`` (Swedish) is *not* an alia
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from meteorx.errors import LanguageError
@@ -91,20 +92,33 @@ for _lang in LANGUAGES.values():
     ALIASES.setdefault(_lang.name.lower(), _lang.code)
 
 
-def resolve_language(code: str) -> Language:
-    """Return the language for an ISO 639-1 code (with an optional region or script
-    subtag), a Meteor 1.5 code or an English name.
+#: A language tag with subtags, as BCP 47 writes them (``pt-BR``, ``zh-Hant-TW``; subtags
+#: of 1-8 letters or digits), or with POSIX locales' underscore (``pt_BR``, ``en_US``).
+_TAG = re.compile(r"([a-z]{2})(?:[-_][a-z0-9]{1,8})+", re.ASCII)
 
-    Raises :class:`LanguageError` when the code is none of those.
+
+def resolve_language(code: str) -> Language:
+    """Return the language for an ISO 639-1 code (with optional region or script
+    subtags), a Meteor 1.5 code or an English name.
+
+    Raises :class:`LanguageError` when the code is none of those: a malformed tag
+    (``pt--BR``, ``pt-``) is refused, not cut to its first two letters.
     """
+    if not isinstance(code, str):
+        raise LanguageError(
+            f"a language is a code such as 'en' or 'pt-BR', not {type(code).__name__}"
+        )
     key = code.strip().lower()
     key = ALIASES.get(key, key)
     language = LANGUAGES.get(key)
-    if language is None and len(key) > 2 and key[2:3] in "-_":
-        language = LANGUAGES.get(key[:2])  # pt-br, en_us, zh-hant
+    tag = _TAG.fullmatch(key) if language is None else None
+    if tag is not None:
+        language = LANGUAGES.get(tag.group(1))  # pt-br, en_us, zh-hant
     if language is None:
+        shown = code if len(code) <= 40 else code[:39] + "\u2026"
         raise LanguageError(
-            f"unknown language {code!r}: not an ISO 639-1 code (two letters, e.g. en, pt, "
-            f"zh, ha), nor a language name; known languages: {' '.join(LANGUAGES)}"
+            f"unknown language {shown!r}: not an ISO 639-1 code (two letters, e.g. en, pt, "
+            f"zh, ha, optionally with subtags: pt-BR, zh-Hant), nor a language name; known "
+            f"languages: {' '.join(LANGUAGES)}"
         )
     return language

@@ -255,6 +255,25 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+#: More processes than this many per CPU only wait for a CPU, each holding memory and
+#: open files (``--jobs 10000`` would exhaust both before scoring anything).
+JOBS_PER_CPU = 4
+
+
+def resolve_jobs(jobs: int) -> int:
+    """The number of processes for ``jobs``: ``<= 0`` is one per CPU; more than
+    :data:`JOBS_PER_CPU` per CPU is a :class:`JobsError`."""
+    cpus = default_jobs()
+    if jobs <= 0:
+        return cpus
+    if jobs > JOBS_PER_CPU * cpus:
+        raise JobsError(
+            f"--jobs {jobs} is more than {JOBS_PER_CPU} processes per CPU: at most "
+            f"{JOBS_PER_CPU * cpus} here ({cpus} CPU{'s' if cpus > 1 else ''} available)"
+        )
+    return jobs
+
+
 def score_pairs(
     scorer: Scorer,
     pairs: Sequence[Pair],
@@ -273,8 +292,7 @@ def score_pairs(
     about a fifth of the scoring time; without them, almost nothing. Use it when only
     scores and statistics are needed (``meteorx score``, tuning).
     """
-    if jobs <= 0:
-        jobs = default_jobs()
+    jobs = resolve_jobs(jobs)
     update: Callable[[int], Any] = progress.update if progress is not None else _Silent().update
     if jobs == 1 or len(pairs) < 2 * jobs:
         results = []
@@ -322,8 +340,7 @@ def score_iter(
     iterable raises), comes in its place in the order, after every result before it.
     Closing the generator early stops the workers.
     """
-    if jobs <= 0:
-        jobs = default_jobs()
+    jobs = resolve_jobs(jobs)
     if jobs == 1:
         for hyp, refs in pairs:
             yield _segment(scorer, hyp, refs, cache_limit, detail)
@@ -491,6 +508,18 @@ class WorkerDied(MeteorxError):
     """A worker process ended while it had work (killed, out of memory)."""
 
 
+class JobsError(MeteorxError):
+    """Too many processes asked for, or the system cannot start them (out of open
+    files or processes)."""
+
+
+def _cannot_start(size: int, error: OSError) -> JobsError:
+    return JobsError(
+        f"cannot start {size} worker process{'es' if size > 1 else ''}: "
+        f"{error.strerror or error} (try fewer --jobs)"
+    )
+
+
 #: Platforms that fork give the workers the scorer (and the chunks) for free; the
 #: others start fresh interpreters that build a scorer from the configuration.
 _START_METHOD: str | None = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
@@ -543,7 +572,15 @@ class WorkerPool:
         self.lost: set[int] = set()
         self._held: list[set[int]] = [set() for _ in range(size)]  # task ids per worker
         self._alive = [True] * size
-        pipes = [(context.Pipe(duplex=False), context.Pipe(duplex=False)) for _ in range(size)]
+        pipes = []
+        try:
+            for _ in range(size):
+                pipes.append((context.Pipe(duplex=False), context.Pipe(duplex=False)))
+        except OSError as error:  # out of open files: close what was opened
+            for (task_r, task_w), (result_r, result_w) in pipes:
+                for connection in (task_r, task_w, result_r, result_w):
+                    connection.close()
+            raise _cannot_start(size, error) from None
         # this process's ends: task writers and result readers
         self._tasks: list[Connection] = [task_w for (_, task_w), _ in pipes]
         self._results: list[Connection] = [result_r for _, (result_r, _) in pipes]
@@ -562,6 +599,9 @@ class WorkerPool:
                 process = context.Process(target=_worker, args=args, daemon=True)  # type: ignore[attr-defined]
                 process.start()
                 self._processes.append(process)
+        except OSError as error:  # out of open files, processes or memory
+            self.close(stop=True)
+            raise _cannot_start(size, error) from None
         except BaseException:
             self.close(stop=True)
             raise

@@ -188,8 +188,13 @@ def _segment_payload(
 
 
 def _json_for_script(data: Any) -> str:
+    """JSON that a script element cannot end early (``</script>``, ``<!--``).
+
+    ``<``, ``>`` and ``&`` only occur inside JSON strings, where their ``\\uXXXX``
+    escapes are still valid JSON, so the page's ``JSON.parse`` reads the data unchanged.
+    """
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 # -- the page -----------------------------------------------------------------------

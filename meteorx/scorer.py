@@ -8,7 +8,8 @@ are computed from summed statistics, never from averaged segment scores.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -17,10 +18,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from meteorx.align import Aligner
-from meteorx.config import MeteorConfig, aligner_options, cut, describe_error, quote
+from meteorx.config import MeteorConfig, aligner_options, describe_error, quote
 from meteorx.defaults import configure
 from meteorx.engine import compiled
-from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError
+from meteorx.errors import ConfigError, InputError, MeteorxError, PluginError, ResourceError, cut
+from meteorx.inputs import paired
 from meteorx.languages import Language, resolve_language
 from meteorx.matchers import KeyMatcher, Matcher, first_bad_span, span_problem
 from meteorx.normalize import build_normalizer, unicode_form
@@ -81,8 +83,27 @@ class CorpusResult:
     signature: str
 
 
+class _Words:
+    """One thread's word ids, key tables and prepared references (see
+    :meth:`Scorer._run`). The key tables and the prepared references hold word ids, so
+    they go together: forgetting the words forgets them all."""
+
+    __slots__ = ("function_word", "key_stages", "ref_cache", "tables", "words")
+
+    def __init__(self, tables: list[Any], key_stages: list[tuple[Any, KeyMatcher, dict[Any, int]]]):
+        self.words: dict[str, int] = {}
+        self.function_word = bytearray()  # by word id: 1 for a function word
+        self.tables = tables  # by stage: its KeyTable (word id -> key ids), or None
+        self.key_stages = key_stages  # (table, matcher, key -> key id) of each key stage
+        self.ref_cache: dict[tuple[str, ...], list[Any]] = {}
+
+
 class Scorer:
-    """A configured METEOR scorer. Thread-compatible; cheap to call, costly to build."""
+    """A configured METEOR scorer; cheap to call, costly to build.
+
+    Thread-safe: threads may share one scorer (``meteorx.score`` shares one per
+    configuration). Each thread interns words into tables of its own (:meth:`_run`).
+    """
 
     def __init__(
         self,
@@ -140,7 +161,6 @@ class Scorer:
             aligned_blocks=cfg.aligned_blocks,
         )
         self.function_words, self.function_words_id = self._load_function_words()
-        self._ref_cache: dict[tuple[str, ...], list[Any]] = {}
         # The compiled key-stage pass and statistics, when the engine seam runs C.
         self._fastpath = _fastpath = compiled("meteorx._fastpath")
         self._record = record_maker()  # results and breakdowns, built per segment
@@ -177,14 +197,14 @@ class Scorer:
         self._no_spans: list[Any] | None = (
             [None] * len(self.matchers) if all(self._plans or [None]) else None
         )
-        self._reset_words()
+        self._local = threading.local()  # each thread's _Words, made on its first use
 
     # -- construction -----------------------------------------------------------------
 
     def _build_matcher(self, index: int, name: str, options: dict[str, Any]) -> Matcher:
         cls = self.registry.matcher(name)
         try:
-            opts = cls.Options.model_validate(options)
+            opts = cls.Options.model_validate(options, strict=True)  # no "false" for false
         except ValidationError as error:
             details = "; ".join(
                 f"stages.{index}.{'.'.join(cut(str(p)) for p in e['loc'])}: "
@@ -255,32 +275,46 @@ class Scorer:
             tokens = self._ref_tokens[text] = self.tokenize(text)
         return tokens
 
-    def _reset_words(self) -> None:
-        """Forget the word ids (and the reference cache, which holds some)."""
-        self._words: dict[str, int] = {}
-        self._function_word = bytearray()  # by word id: 1 for a function word
+    def _run(self) -> _Words:
+        """This thread's word ids, key tables and prepared references.
+
+        Word ids grow as segments bring new words, and the compiled pass reads the key
+        tables by id, so threads sharing a scorer must not share them: each thread has
+        its own, made on its first segment (no lock on the hot path; the memory of
+        every thread's tables, up to ``_MAX_WORDS`` words, is freed when it ends)."""
+        try:
+            run: _Words = self._local.run
+        except AttributeError:
+            run = self._reset_words()
+        return run
+
+    @property
+    def _ref_cache(self) -> dict[tuple[str, ...], list[Any]]:
+        """This thread's prepared references (see :meth:`_run`)."""
+        return self._run().ref_cache
+
+    def _reset_words(self) -> _Words:
+        """Forget this thread's word ids (and its reference cache, which holds some)."""
         plans = self._plans or [None] * len(self.matchers)
-        self._tables: list[Any] = [
+        tables: list[Any] = [
             self._fastpath.KeyTable() if p and self._fastpath is not None else None for p in plans
         ]
-        self._key_ids: list[dict[Any, int]] = [{} for _ in plans]
-        self._key_stages = [
-            (table, matcher, key_ids)
-            for table, matcher, key_ids in zip(
-                self._tables, self.matchers, self._key_ids, strict=True
-            )
+        key_stages: list[tuple[Any, KeyMatcher, dict[Any, int]]] = [
+            (table, matcher, {})
+            for table, matcher in zip(tables, self.matchers, strict=True)
             if table is not None and isinstance(matcher, KeyMatcher)
         ]
-        self._ref_cache.clear()
+        run = self._local.run = _Words(tables, key_stages)
+        return run
 
-    def _add_words(self, new: list[str]) -> None:
+    def _add_words(self, run: _Words, new: list[str]) -> None:
         """Give new (distinct) words ids and record their keys in every key stage."""
-        words = self._words
+        words = run.words
         for word in new:
             words[word] = len(words)
         fw = self.function_words
-        self._function_word.extend([word.lower() in fw for word in new])
-        for table, matcher, key_ids in self._key_stages:
+        run.function_word.extend([word.lower() in fw for word in new])
+        for table, matcher, key_ids in run.key_stages:
             try:
                 single = matcher.single_keys(new)
                 if single is not None:
@@ -334,16 +368,18 @@ class Scorer:
         return self._plugin_error(stage, "candidates", f"the span {quote(span)} {problem}")
 
     def _word_ids(self, tokens: tuple[str, ...], may_reset: bool) -> list[int]:
-        """The words' ids (new words get one); ``may_reset`` only between segments."""
-        words = self._words
+        """The words' ids in this thread's tables (new words get one); ``may_reset``
+        only between segments."""
+        run = self._run()
+        words = run.words
         try:
             return [words[t] for t in tokens]
         except KeyError:
             pass
         if may_reset and len(words) > _MAX_WORDS:
-            self._reset_words()
-            words = self._words
-        self._add_words(list(dict.fromkeys(t for t in tokens if t not in words)))
+            run = self._reset_words()
+            words = run.words
+        self._add_words(run, list(dict.fromkeys(t for t in tokens if t not in words)))
         return [words[t] for t in tokens]
 
     def _prepare(self, tokens: tuple[str, ...], may_reset: bool = False) -> list[Any]:
@@ -389,12 +425,13 @@ class Scorer:
         return prepared
 
     def _prepared_ref(self, tokens: tuple[str, ...]) -> list[Any]:
-        prepared = self._ref_cache.get(tokens)
+        cache = self._run().ref_cache
+        prepared = cache.get(tokens)
         if prepared is None:
-            if len(self._ref_cache) > 20_000:
-                self._ref_cache.clear()
+            if len(cache) > 20_000:
+                cache.clear()
             prepared = self._prepare(tokens)
-            self._ref_cache[tokens] = prepared
+            cache[tokens] = prepared
         return prepared
 
     def _pair(
@@ -477,11 +514,12 @@ class Scorer:
         ]
         hyp_ids = hyp_prepared[-1]
         ref_ids = ref_prepared[-1]
+        run = self._run()  # the tables the ids are in
         hyp_len = len(hyp_ids)
         ref_len = len(ref_ids)
         try:  # checks every explicit span (see meteorx.matchers.span_problem)
             candidates = _fastpath.key_candidates(
-                Match, plans, self._tables, hyp_ids, ref_ids, explicit, n_stages
+                Match, plans, run.tables, hyp_ids, ref_ids, explicit, n_stages
             )
         except _fastpath.BadSpan as error:
             stage, span = error.args
@@ -500,7 +538,7 @@ class Scorer:
                 len(self.matchers),
                 hyp_ids,
                 ref_ids,
-                self._function_word,
+                run.function_word,
                 self.params.perfect_match_rule,
                 Stats,
             )
@@ -635,7 +673,7 @@ class Scorer:
         segments = []
         n_refs = 0  # the most references any segment has, for the signature's refs:N
         with paused_gc():
-            for h, r in zip(hyps, refs, strict=True):
+            for h, r in paired(hyps, refs):
                 ref_list = _checked_references(h, r)
                 segments.append(self._best(h, ref_list))
                 n_refs = max(n_refs, len(ref_list))
@@ -657,8 +695,11 @@ class Scorer:
         )
 
     def rescore(self, stats: Stats) -> Breakdown:
-        """Apply this scorer's parameters to a statistics record (no re-alignment)."""
-        return compute(stats, self.params)
+        """Apply this scorer's parameters to a statistics record (no re-alignment);
+        :class:`InputError` for a record that could not have been counted."""
+        from meteorx.formats.stats_file import checked_record
+
+        return compute(checked_record(stats, self.config.block_names), self.params)
 
 
 def _utf16_lengths(tokens: tuple[str, ...]) -> list[int]:
@@ -767,7 +808,9 @@ def _checked_references(
     """The references of a segment as a list (:func:`_reference_list`), after checking
     the hypothesis and them (InputError, or MeteorxError for no reference at all)."""
     _check_text(hyp, "hypothesis")
-    if refs is None or isinstance(refs, (bytes, bytearray)):
+    if not isinstance(refs, str) and (
+        not isinstance(refs, Iterable) or isinstance(refs, (bytes, bytearray, Mapping, Set))
+    ):
         raise InputError(
             f"references must be a string, a token list or a list of those, "
             f"not {type(refs).__name__}"

@@ -79,7 +79,11 @@ def _div(a: Value, b: Value) -> Value:
 
 def precision_recall(counts: Stats, delta: float, weights: Sequence[float]) -> tuple[Value, Value]:
     """Weighted precision and recall: each stage's matches count with the stage's
-    weight, content words with δ and function words with 1 − δ (0 for an empty side)."""
+    weight, content words with δ and function words with 1 − δ (0 for an empty side).
+
+    Each is at most 1: summed stage by stage, the weighted matches of a fully matched
+    side can round one ulp past its weighted length (two stages of weight 1, δ 0.57),
+    and are then cut back to 1."""
     function_delta = 1.0 - delta
     hyp_len = delta * (counts.hyp_len - counts.hyp_function) + function_delta * counts.hyp_function
     ref_len = delta * (counts.ref_len - counts.ref_function) + function_delta * counts.ref_function
@@ -94,14 +98,19 @@ def precision_recall(counts: Stats, delta: float, weights: Sequence[float]) -> t
     for i in stages:
         hyp_matched = hyp_matched + hf[i] * weights[i] * function_delta
         ref_matched = ref_matched + rf[i] * weights[i] * function_delta
-    return _div(hyp_matched, hyp_len), _div(ref_matched, ref_len)
+    precision, recall = _div(hyp_matched, hyp_len), _div(ref_matched, ref_len)
+    return _where(precision > 1.0, 1.0, precision), _where(recall > 1.0, 1.0, recall)
 
 
 def fmean_of(precision: Value, recall: Value, alpha: float, form: str) -> Value:
     """Fmean of *positive* precision and recall, written as ``form`` says ("harmonic":
-    Meteor 1.5's, "nltk": NLTK's; equal in exact arithmetic, not always in floats)."""
+    Meteor 1.5's, "nltk": NLTK's; equal in exact arithmetic, not always in floats).
+
+    Where tiny values (a weight of 5e-324) underflow, NLTK's denominator can round to 0:
+    the Fmean is then 0, as NLTK answers a zero division (the exact value is below
+    1e-323 there; the harmonic form rounds such values to 0 or 5e-324 too)."""
     if form == "nltk":
-        return (precision * recall) / (alpha * precision + (1.0 - alpha) * recall)
+        return _div(precision * recall, alpha * precision + (1.0 - alpha) * recall)
     return 1.0 / ((1.0 - alpha) / precision + alpha / recall)
 
 

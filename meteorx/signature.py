@@ -52,6 +52,21 @@ def _tokenizer_field(scorer: Described) -> list[str]:
     return [f"tok:{description}"] if description else []
 
 
+def _plugins_field(scorer: Described) -> list[str]:
+    """``plugins:NAME@sha256:1a2b3c4d,...``: the plugins given in this process (a file,
+    ``meteorx.register``; not installed) that provide a stage, the aligner, the
+    tokenizer or the function words, each with the start of its file's digest, so a
+    score made with a local matcher names the code that made it. Nothing when every
+    one is installed (their matchers' and aligners' versions say it already)."""
+    named = {
+        info.name: f"sha256:{info.digest[:8]}" if info.digest else "no-digest"
+        for info in scorer.registry.local_plugins(scorer.config)
+    }
+    if not named:
+        return []
+    return ["plugins:" + ",".join(f"{name}@{digest}" for name, digest in named.items())]
+
+
 def signature(scorer: Described, refs: int | None = None) -> str:
     """The one-line signature naming every setting that affects the score."""
     cfg = scorer.config
@@ -84,6 +99,7 @@ def signature(scorer: Described, refs: int | None = None) -> str:
         fields.append("units:ch")
     if cfg.system_score == "mean":
         fields.append("sys:mean")
+    fields.extend(_plugins_field(scorer))
     if refs is not None:
         fields.append(f"refs:{refs}")
     fields.append(f"version:{__version__}")

@@ -7,7 +7,8 @@ judges do penalise casing errors. Keeping case and linking case variants in a st
 of their own gives them a weight below exact's: part of a match instead of all or
 nothing. With ``stem: true`` the stage links words whose lowercased Snowball stems
 agree (the stem stage's job, for configurations that keep case: Snowball stemmers
-expect lowercase input).
+expect lowercase input). Turkish and Azerbaijani fold their dotted and dotless i as
+those languages write them (:data:`TURKIC_CASE`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
 from meteorx.matchers import KeyMatcher, Matcher
 from meteorx_plugins.core import MAX_LINKS_PER_WORD, snowball_stemmer
+
+#: Languages whose dotted and dotless i are two letters (İ/i, I/ı): their case folding
+#: pairs them so ("İSTANBUL" ~ "istanbul", "IRMAK" ~ "ırmak"). Elsewhere Unicode's
+#: default folding applies, which folds "I" to "i" and "İ" to "i̇" (i + U+0307).
+TURKIC_CASE = frozenset({"tr", "az"})
+_TURKIC_I = str.maketrans({"İ": "i", "I": "ı"})
 
 
 class CaseOptions(BaseModel):
@@ -44,6 +51,7 @@ class CaseMatcher(KeyMatcher):
     def __init__(self, options: BaseModel, language: Language) -> None:
         super().__init__(options, language)
         assert isinstance(options, CaseOptions)
+        self._turkic = language.code in TURKIC_CASE
         self._stem: Callable[[str], str] | None = None
         if options.stem:
             if language.snowball is None:
@@ -54,14 +62,15 @@ class CaseMatcher(KeyMatcher):
             self._stem = snowball_stemmer(language.snowball)
 
     def keys(self, word: str) -> tuple[str]:
-        folded = word.casefold()
+        folded = (word.translate(_TURKIC_I) if self._turkic else word).casefold()
         return (self._stem(folded) if self._stem is not None else folded,)
 
     def single_keys(self, words: list[str]) -> list[Hashable]:
         return [self.keys(w)[0] for w in words]
 
     def describe(self) -> str:
-        return f"{self.name}.v{self.version}" + ("(stem)" if self._stem is not None else "")
+        options = [name for name, on in (("stem", self._stem), ("turkic-i", self._turkic)) if on]
+        return f"{self.name}.v{self.version}" + (f"({','.join(options)})" if options else "")
 
 
 @hookimpl

@@ -4,7 +4,8 @@ plugin's)."""
 
 from __future__ import annotations
 
-import re
+import functools
+import threading
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -92,7 +93,24 @@ class StemOptions(BaseModel):
 
 
 def snowball_stemmer(algorithm: str) -> Callable[[str], str]:
-    """A Snowball stem function; PyStemmer (C) when installed, else snowballstemmer."""
+    """A Snowball stem function; PyStemmer (C) when installed, else snowballstemmer.
+
+    Safe to call from several threads at once: a stemmer object of either library
+    keeps the word being stemmed in itself and must not be called concurrently, so
+    the calls take turns on a lock (callers cache stems: few words reach it).
+    """
+    stem_word = _snowball_stem_word(algorithm)
+    lock = threading.Lock()
+
+    def stem(word: str) -> str:
+        with lock:
+            return stem_word(word)
+
+    return stem
+
+
+def _snowball_stem_word(algorithm: str) -> Callable[[str], str]:
+    """A Snowball stemmer object's ``stemWord`` (not thread-safe)."""
     try:
         import Stemmer
 
@@ -198,17 +216,32 @@ def _whitespace(language: Language) -> Callable[[str], list[str]]:
     return str.split
 
 
-# Scripts written without spaces between words: each character is a token (Han, kana,
-# Thai, Lao, Tibetan, Khmer, Myanmar); other runs of non-space characters stay whole.
+# Scripts written without spaces between words: each character is a token (Han, kana
+# and half-width kana, Thai, Lao, Tibetan, Khmer, Myanmar), with the combining marks
+# that belong to it: an extended grapheme cluster (Unicode UAX #29, the ``regex``
+# module's ``\X``) and any further marks UAX #29 leaves outside it (Myanmar's tall AA),
+# so that Thai "กิน" is "กิ" "น", not a vowel sign on its own. Other runs of non-space
+# characters stay whole.
 _SPACELESS = (
     "\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff61-\uff9f\U00020000-\U0002fa1f"
 )
-_CHAR_TOKEN = re.compile(f"[{_SPACELESS}]|[^\\s{_SPACELESS}]+")
+
+
+@functools.cache
+def _char_tokens() -> Callable[[str], list[str]]:
+    """The tokens of a line of such scripts (``regex`` is imported on first use only:
+    other languages do not pay for it at start-up)."""
+    import regex
+
+    findall: Callable[[str], list[str]] = regex.compile(
+        f"(?=[{_SPACELESS}])\\X\\p{{M}}*|[^\\s{_SPACELESS}]+"
+    ).findall
+    return findall
 
 
 def _characters(language: Language) -> Callable[[str], list[str]]:
-    findall = _CHAR_TOKEN.findall
+    findall = _char_tokens()
 
     def tokenize(line: str) -> list[str]:
         return findall(line)
@@ -244,7 +277,7 @@ def _split_punct(language: Language) -> Callable[[str], list[str]]:
     """Whitespace tokens with punctuation split off their edges ("casa," -> "casa", ","),
     inner punctuation kept ("l'homme", "e-mail", "3.5"); characters for languages
     written without spaces. A script-independent stand-in for Meteor's ``-norm``."""
-    split = _CHAR_TOKEN.findall if language.spaceless else str.split
+    split = _char_tokens() if language.spaceless else str.split
 
     def tokenize(line: str) -> list[str]:
         out: list[str] = []

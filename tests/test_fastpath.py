@@ -210,7 +210,7 @@ def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -
     ] * 3
     for hyp, ref in pairs:
         same_result(scorer.segment(hyp, ref), slow.segment(hyp, ref))
-    assert len(scorer._words) < 20
+    assert len(scorer._run().words) < 20
 
 
 @pytest.mark.parametrize(

@@ -93,7 +93,7 @@ def test_without_scipy_the_fallback_warns_naming_the_extra(
         monkeypatch.setitem(sys.modules, name, None)  # import fails as if not installed
     ilp._warn_no_scipy.cache_clear()
     candidates = [Match(0, 1, 0, 1, 0), Match(0, 1, 1, 1, 0)]
-    with pytest.warns(MeteorxWarning, match=r'pip install "meteorx\[ilp\]"'):
+    with pytest.warns(MeteorxWarning, match=r"needs SciPy \(pip install scipy, "):
         assert solve_ilp(candidates, 2, 1, WEIGHTS) is None
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from meteorx.cache import CacheWarning
 from meteorx.errors import ConfigError, ResourceError
 from meteorx.languages import resolve_language
 from meteorx.scorer import Scorer
@@ -145,7 +146,8 @@ def test_corrupt_cache_is_rebuilt(table: Path) -> None:
     assert path is not None
     path.write_bytes(b"garbage")
     clear_loaded()
-    again = load_table(table)
+    with pytest.warns(CacheWarning, match="rebuilding it"):
+        again = load_table(table)
     assert not again.from_cache
     assert again.paraphrases("big") == ("large",)
 

@@ -383,7 +383,9 @@ def test_plugin_aligner_presets_and_resources(fake_plugin, tmp_path: Path, capsy
     listing = capsys.readouterr().out
     assert "demo-en" in listing and "demo-<code> for demonstrations" in listing
     report = language_report(resolve_language("de"))
-    assert report["resources"]["first-stage"] == "not installed (meteorx resources install demo-en)"
+    assert report["resources"]["first-stage"] == (  # not a stage of de's default
+        "optional, not installed (meteorx resources install demo-en)"
+    )
 
 
 def test_taking_a_preset_name_leaves_the_taker_out(fake_plugin, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

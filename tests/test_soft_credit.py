@@ -5,6 +5,10 @@ block it adds (files, combine, tuning), its signature, its errors."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +16,13 @@ import numpy as np
 import pytest
 import yaml
 
+from meteorx import soft_credit
 from meteorx.cli.main import main
 from meteorx.config import SOFT_CREDIT, load_config, validate_config
 from meteorx.errors import ConfigError
 from meteorx.explain import explain_segment
 from meteorx.scorer import Scorer
-from meteorx.soft_credit import best_similarities
+from meteorx.soft_credit import MAX_COMPARED, best_similarities
 from meteorx.tune import Setting, tuned_config
 from meteorx.tune.output import config_yaml
 
@@ -228,3 +233,81 @@ def test_workers_and_significance_carry_the_block(
     ci = _run(capsys, "score", *common, "-f", "json", "--confidence", "--seed", "1")
     low, high = ci["system"]["confidence"]["lower"], ci["system"]["confidence"]["upper"]
     assert low <= one["system"]["score"] <= high
+
+
+def test_only_the_first_distinct_words_of_a_side_are_compared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a cap of 2: the hypothesis Cat dog CAT cow compares cat and dog (CAT is cat
+    again; cow is the third distinct word), the reference cot dig cat compares cot and
+    dig. cat~cot and dog~dig share 2 of 3 + 3 letters: 2/3; dog~cot (1/3) and cat~dig
+    (0) are under the cut-off; a word not compared earns 0."""
+    hyp, ref = ["Cat", "dog", "CAT", "cow"], ["cot", "dig", "cat"]
+    monkeypatch.setattr(soft_credit, "MAX_COMPARED", 2)
+    two_thirds = pytest.approx(2 / 3)
+    assert best_similarities(hyp, ref, 0.5) == ([two_thirds] * 3 + [0.0], [two_thirds] * 2 + [0.0])
+    monkeypatch.undo()
+    # under the real cap all are compared: Cat~cat is 1, cow~cot (c, o of 3 + 3) 2/3
+    assert best_similarities(hyp, ref, 0.5) == (
+        [1.0, two_thirds, 1.0, two_thirds],
+        [two_thirds, two_thirds, 1.0],
+    )
+
+
+def test_the_compared_words_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2,500 distinct words a side: one MAX_COMPARED x MAX_COMPARED matrix, the rest 0."""
+    shapes = []
+
+    def recorded(hyp: list[str], ref: list[str], cutoff: float) -> np.ndarray:
+        shapes.append((len(hyp), len(ref)))
+        return np.ones((len(hyp), len(ref)))
+
+    monkeypatch.setattr(soft_credit, "similarity_matrix", recorded)
+    words = [f"w{k}" for k in range(MAX_COMPARED + 500)]
+    hyp, ref = best_similarities(words * 2, words, 0.5)  # repeats are compared once
+    assert shapes == [(MAX_COMPARED, MAX_COMPARED)]
+    assert hyp == ([1.0] * MAX_COMPARED + [0.0] * 500) * 2
+    assert ref == [1.0] * MAX_COMPARED + [0.0] * 500
+
+
+def test_the_cap_binds_on_no_xray_segment(
+    xray: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The meteorx preset's scores on ordinary data are those of comparing every word."""
+    scorer = Scorer("meteorx", language="en")
+    most = 0
+
+    def counted(hyp: list[str], ref: list[str], cutoff: float) -> tuple[list[float], list[float]]:
+        nonlocal most
+        most = max(most, len({w.casefold() for w in hyp}), len({w.casefold() for w in ref}))
+        return best_similarities(hyp, ref, cutoff)
+
+    monkeypatch.setattr(scorer, "_best_similarities", counted)
+    for system in ("system1", "system2"):
+        scorer.corpus(xray[system], xray["ref"])
+    assert 0 < most < MAX_COMPARED
+
+
+def test_a_long_disjoint_segment_stays_small(tmp_path: Path) -> None:
+    """240,000 Chinese characters against as many others (10,496 distinct a side, nothing
+    aligned) through the CLI: a score, in well under 1 GB (comparing every character
+    with every other needed 460 GB and ended in a MemoryError traceback)."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    half = 10_496  # U+4E00-U+9FFF in two disjoint halves
+    hyp.write_text("".join(chr(0x4E00 + k % half) for k in range(240_000)), encoding="utf-8")
+    ref.write_text("".join(chr(0x4E00 + half + k % half) for k in range(240_000)), "utf-8")
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    args = [sys.executable, "-m", "meteorx", "score", "-H", str(hyp), "-r", str(ref)]
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen([*args, "--lang", "zh"], stdout=stdout, stderr=stderr)
+    deadline = time.monotonic() + 120
+    while not (reaped := os.wait4(process.pid, os.WNOHANG))[0]:  # wait4: its peak RSS
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("no score in 120 s")
+        time.sleep(0.05)
+    _, status, usage = reaped
+    process.returncode = os.waitstatus_to_exitcode(status)
+    assert (process.returncode, err.read_text()) == (0, "")
+    assert "METEOR = 0.000000" in out.read_text()
+    assert usage.ru_maxrss < 500 * 1024  # KiB

@@ -27,7 +27,8 @@ from meteorx.types import Match
 # Above this many candidates the exact solver is not attempted (the caller falls back).
 MAX_ILP_CANDIDATES = 4000
 
-INSTALL_HINT = 'pip install "meteorx[ilp]"'
+# meteorx is installed from a checkout or a built wheel: SciPy alone is the "ilp" extra.
+INSTALL_HINT = 'pip install scipy, or pip install ".[ilp]" in a checkout of meteorx'
 
 
 @cache

@@ -8,7 +8,8 @@ import errno
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from meteorx.config import MeteorConfig
@@ -22,6 +23,7 @@ EPILOG = """examples:
   meteorx combine s.tsv --alpha 0.8                (re-score stored statistics)
   meteorx report --hyp a.txt --hyp b.txt --ref ref.txt -p li -l en -o report.html
   meteorx tune --config base.yaml --human seg.tsv --hyp-dir hyp/ --ref ref.txt -o tuned.yaml
+  meteorx correlate -p meteorx -p li -l en --baseline chrf --human seg.tsv --hyp-dir hyp/ -r r.txt
   meteorx config --preset li --lang de        (show the resolved configuration)
   meteorx presets | plugins | languages
 
@@ -29,8 +31,40 @@ Configuration precedence: preset < --config file (which may 'extends' a preset) 
 --lang/--norm. Documentation: README.md and docs/ in the source distribution."""
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument error is one line, like every other error (``--help`` shows usage);
+    subcommand parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def add_plugin_arg(parser: argparse.ArgumentParser) -> None:
+    """--plugin, repeatable: plugins that are not installed. :func:`load_plugin_args`
+    (which ``main`` calls before any command runs) registers them."""
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        dest="plugins",
+        metavar="FILE.py|MODULE",
+        help="use a plugin that is not installed: a .py file or a module name "
+        "(package.module); repeatable. Its matchers, aligners, tokenizers and presets can "
+        "then be named in --config/--preset, and signatures name it with its file's digest",
+    )
+
+
+def load_plugin_args(args: argparse.Namespace) -> None:
+    """Register the plugins given with --plugin (a broken one is a PluginError)."""
+    from meteorx.registry import register
+
+    for plugin in getattr(args, "plugins", None) or ():
+        register(plugin)
+
+
 def add_config_args(parser: argparse.ArgumentParser) -> None:
-    """--preset/--config, --lang, --norm."""
+    """--preset/--config, --lang, --norm, --plugin."""
+    add_plugin_arg(parser)
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--preset",
@@ -70,6 +104,119 @@ def config_from_args(args: argparse.Namespace) -> MeteorConfig:
         normalize=args.norm,
         hint="pass --lang (e.g. --lang pt)",
     )
+
+
+def add_judgment_args(parser: argparse.ArgumentParser) -> None:
+    """Systems' outputs, references and human judgments (``tune`` and ``correlate``)."""
+    data = parser.add_argument_group("data")
+    data.add_argument(
+        "--hyp-dir",
+        required=True,
+        metavar="DIR",
+        help="one file per system, named SYSTEM.<ext> (SYSTEM as in the judgments)",
+    )
+    data.add_argument("--hyp-glob", default="*", metavar="PATTERN", help="files to use ('*')")
+    data.add_argument(
+        "--ref",
+        "-r",
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="reference file; repeat for several references",
+    )
+    data.add_argument(
+        "--human",
+        metavar="FILE.tsv",
+        help="segment judgments: TSV system, segment, score (a header may name the columns)",
+    )
+    data.add_argument(
+        "--human-score-column",
+        metavar="NAME",
+        help="score column of --human (default: the first of score, raw, z, human)",
+    )
+    data.add_argument(
+        "--segment-base",
+        type=int,
+        choices=[0, 1],
+        help="numbering of --human segments (default 1; 0 when the column is *index*)",
+    )
+    data.add_argument(
+        "--human-sys",
+        metavar="FILE",
+        help="system judgments: JSON {system: score or {z: …}} or TSV system, score "
+        "(default: the mean of the segment judgments)",
+    )
+    data.add_argument("--human-sys-key", metavar="KEY", help="key in --human-sys objects ('z')")
+    data.add_argument(
+        "--lower-is-better",
+        action="store_true",
+        help="human scores are errors or edit rates (e.g. HTER): negate them",
+    )
+    data.add_argument(
+        "--docs", metavar="FILE", help="document ids (kept whole when splitting or resampling)"
+    )
+    data.add_argument(
+        "--segment-measure",
+        choices=["darr", "pairwise", "acc-eq", "tau-b"],
+        help="segment-level agreement: darr = WMT DARR Kendall tau (pairs of one segment's "
+        "translations whose human scores differ by more than --darr-threshold); pairwise "
+        "= the same over every pair the humans do not tie (MQM, error counts); acc-eq = "
+        "WMT23's tie-calibrated pairwise accuracy; tau-b = Kendall tau-b over all "
+        "translations. Default: tau-b for one system, darr when every human score is in "
+        "0..100 (DA), else pairwise",
+    )
+    data.add_argument(
+        "--darr-threshold",
+        type=float,
+        default=25.0,
+        metavar="X",
+        help="darr: minimum human score difference of a pair (default 25, as in WMT DA)",
+    )
+
+
+def judged_data_from_args(args: argparse.Namespace) -> tuple[Any, str]:
+    """The data of :func:`add_judgment_args` (a :class:`meteorx.tune.TuningData`) and
+    a description of the judgment columns used."""
+    import math
+
+    from meteorx import tune as T
+    from meteorx.errors import InputError
+
+    if not math.isfinite(args.darr_threshold) or args.darr_threshold < 0:
+        raise InputError(f"--darr-threshold must be a number >= 0, got {args.darr_threshold}")
+    human_seg: dict[tuple[str, int], float] = {}
+    seg_what = ""
+    if args.human:
+        human_seg, seg_what = T.read_human_segments(
+            args.human, args.human_score_column, args.segment_base, args.lower_is_better
+        )
+    human_sys = (
+        T.read_human_systems(args.human_sys, args.human_sys_key, args.lower_is_better)
+        if args.human_sys
+        else None
+    )
+    data = T.load_tuning_data(
+        args.hyp_dir, args.ref, human_seg, human_sys, args.docs, args.hyp_glob
+    )
+    return data, seg_what
+
+
+def judgments_of(data: Any, measure: str | None, darr_threshold: float) -> tuple[Any, Any]:
+    """The :class:`meteorx.metaeval.Judgments` of a TuningData and its segment measure
+    (``measure`` or the default for the judgments; None without segment judgments)."""
+    import numpy as np
+
+    from meteorx import metaeval
+
+    human = data.human_matrix()
+    human_sys = None
+    if data.human_sys is not None:
+        human_sys = np.asarray([data.human_sys.get(s, np.nan) for s in data.systems])
+    judgments = metaeval.Judgments(human, human_sys, data.units())
+    if not data.human_seg:
+        return judgments, None
+    kind = measure or metaeval.default_segment_measure(human)
+    return judgments, metaeval.segment_measure(kind, human, data.hyps, darr_threshold)
 
 
 def add_input_args(parser: argparse.ArgumentParser, several_hyps: bool = True) -> None:
@@ -195,20 +342,54 @@ def add_significance_args(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--n-bootstrap",
-        type=positive_int,
+        type=resample_count,
         default=1000,
         metavar="N",
-        help="bootstrap resamples for --confidence and --paired-bs (default 1000)",
+        help="bootstrap resamples for --confidence and --paired-bs "
+        f"(default 1000, at most {MAX_RESAMPLES:,})",
     )
     group.add_argument(
         "--ar-trials",
-        type=positive_int,
+        type=resample_count,
         default=10000,
         metavar="N",
-        help="trials for --paired-ar (default 10000)",
+        help=f"trials for --paired-ar (default 10000, at most {MAX_RESAMPLES:,})",
     )
-    group.add_argument(
-        "--seed", type=int, default=12345, metavar="N", help="random seed (default 12345)"
+    add_seed_arg(group)
+
+
+#: The most bootstrap resamples or randomisation trials a run may ask for: memory and
+#: time grow with them (a trillion trials would allocate terabytes), and p-values do
+#: not need more.
+MAX_RESAMPLES = 1_000_000
+#: Random seeds are what NumPy's generators take: 0 <= seed < 2**32.
+MAX_SEED = 2**32 - 1
+
+
+def resample_count(text: str) -> int:
+    """--n-bootstrap, --ar-trials, --samples: 1..MAX_RESAMPLES."""
+    value = positive_int(text)
+    if value > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_RESAMPLES:,}, got {value:,}")
+    return value
+
+
+def seed_number(text: str) -> int:
+    """--seed: 0..MAX_SEED, checked here rather than by NumPy in the middle of a run."""
+    value = non_negative_int(text)
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_SEED}, got {value}")
+    return value
+
+
+def add_seed_arg(parser: Any) -> None:
+    """--seed (``score``, ``combine``, ``report``, ``correlate``, ``tune``)."""
+    parser.add_argument(
+        "--seed",
+        type=seed_number,
+        default=12345,
+        metavar="N",
+        help=f"random seed, 0..{MAX_SEED} (default 12345)",
     )
 
 
@@ -288,6 +469,78 @@ class ClosedStdout(io.TextIOBase):
 
     def write(self, text: str) -> int:
         raise OSError(errno.EBADF, "standard output is closed")
+
+
+class SafeStderr(io.TextIOBase):
+    """Stands in for ``sys.stderr`` during a command: messages are a courtesy, so a
+    standard error that is closed (``2>&-``: ``None``), a closed pipe or a bad
+    descriptor never changes the run. The first failed write points descriptor 2 at
+    the null device (nothing left buffered can fail at exit) and later ones are dropped.
+    """
+
+    def __init__(self, target: Any) -> None:
+        super().__init__()
+        self._target = target
+
+    def write(self, text: str) -> int:
+        if self._target is not None:
+            try:
+                self._target.write(text)
+            except (OSError, ValueError):
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._target is not None:
+            try:
+                self._target.flush()
+            except (OSError, ValueError):
+                self._drop()
+
+    def isatty(self) -> bool:
+        try:
+            return self._target is not None and bool(self._target.isatty())
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        if self._target is None:
+            raise io.UnsupportedOperation("standard error is closed")
+        return int(self._target.fileno())
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self._target, "encoding", None) or "utf-8")
+
+    def _drop(self) -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._target.fileno())
+            os.close(null)
+        self._target = None
+
+
+@contextlib.contextmanager
+def standard_streams() -> Iterator[None]:
+    """Standard output and error as a command needs them, for its duration.
+
+    Standard output is UTF-8, whatever the locale or ``PYTHONIOENCODING`` say: inputs
+    are UTF-8 and outputs are read by programs (a character the text cannot hold,
+    such as an undecodable file name, is written as a backslash escape). Standard
+    error is a :class:`SafeStderr`. Standard output closed at start-up is a
+    :class:`ClosedStdout` (its first write is the error).
+    """
+    if sys.stdout is None:
+        sys.stdout = ClosedStdout()
+    elif isinstance(sys.stdout, io.TextIOWrapper):
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")
+    original = sys.stderr
+    sys.stderr = SafeStderr(original)
+    try:
+        yield
+    finally:
+        sys.stderr = original
 
 
 #: Errors a write to standard output gives (closed pipe, full disk, closed or bad fd).

@@ -8,7 +8,7 @@ import shutil
 import textwrap
 from typing import Any
 
-from meteorx.cli.common import add_config_args
+from meteorx.cli.common import add_config_args, add_plugin_arg
 
 
 def add_parsers(sub: Any) -> None:
@@ -23,8 +23,10 @@ def add_parsers(sub: Any) -> None:
     presets = sub.add_parser(
         "presets", help="list the named configurations (and tuned ones, as tuned/NAME)"
     )
+    add_plugin_arg(presets)
     presets.set_defaults(func=cmd_presets)
     plugins = sub.add_parser("plugins", help="list installed plugins and what they provide")
+    add_plugin_arg(plugins)
     plugins.set_defaults(func=cmd_plugins)
     languages = sub.add_parser(
         "languages", help="list languages (ISO 639-1) with their stages and resources"
@@ -32,6 +34,7 @@ def add_parsers(sub: Any) -> None:
     languages.add_argument(
         "codes", nargs="*", metavar="CODE", help="only these languages (default: all of ISO 639-1)"
     )
+    add_plugin_arg(languages)
     languages.set_defaults(func=cmd_languages)
     info = sub.add_parser(
         "info",
@@ -109,9 +112,10 @@ def cmd_languages(args: argparse.Namespace) -> int:
     from meteorx.languages import LANGUAGES, resolve_language
 
     codes = getattr(args, "codes", None) or sorted(LANGUAGES)
+    languages = [resolve_language(code) for code in codes]  # an unknown one: before any output
     print(f"{'code':5s} {'language':20s} {'default':28s} {'stages':30s} {'tokens':20s} resources")
-    for code in codes:
-        row = language_report(resolve_language(code))
+    for language in languages:
+        row = language_report(language)
         extra = "; ".join(f"{stage}: {state}" for stage, state in row["resources"].items())
         print(
             f"{row['code']:5s} {row['name'][:20]:20s} {row['default']:28s} "

@@ -4,40 +4,37 @@ Each subcommand lives in its own module under ``meteorx/cli/`` exposing
 ``add_parser(subparsers)``, which registers the subcommand and sets ``func`` (a
 function taking the parsed arguments and returning the exit code). Every expected
 failure is a :class:`~meteorx.errors.MeteorxError`, printed on one line (exit 2).
-Command modules import their heavy dependencies inside ``run`` so start-up stays fast.
+Command modules import their heavy dependencies inside ``run`` so start-up stays fast,
+and this module imports only what the interpreter has loaded before it: everything
+else is imported inside :func:`main`'s ``try``, where Ctrl-C is caught.
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 # pydantic scans every installed distribution for its own plugins (observability
 # hooks) the first time a model validates: 20-40 ms of each run's start-up, for hooks
 # the command never uses. The command line turns that off unless the user set it.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-from meteorx import __version__, engine
-from meteorx.cli.common import EPILOG, ClosedStdout, is_stdout_failure, stdout_failed
-from meteorx.errors import MeteorxError, MeteorxWarning
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument error is one line, like every other error (``--help`` shows usage);
-    subcommand parsers are of this class too."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (also used to generate help text in the docs)."""
+    import argparse
+
+    from meteorx import __version__
     from meteorx.cli import (
         combine_cmd,
+        correlate_cmd,
         explain_cmd,
         info_cmd,
         report_cmd,
@@ -45,8 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
         score_cmd,
         tune_cmd,
     )
+    from meteorx.cli.common import EPILOG, Parser
 
-    parser = _Parser(
+    parser = Parser(
         prog="meteorx",
         description="METEOR for every language: score hypotheses against references.",
         epilog=EPILOG,
@@ -59,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain_cmd.add_parser(sub)
     report_cmd.add_parser(sub)
     tune_cmd.add_parser(sub)
+    correlate_cmd.add_parser(sub)
     combine_cmd.add_parser(sub)
     info_cmd.add_parsers(sub)  # config, presets, plugins, languages
 
@@ -75,6 +74,8 @@ def _show_warning(
     line: str | None = None,
 ) -> None:
     """meteorx's own warnings as one line on stderr; others as Python shows them."""
+    from meteorx.errors import MeteorxWarning
+
     if issubclass(category, MeteorxWarning):
         print(f"meteorx: warning: {message}", file=file or sys.stderr)
     else:
@@ -84,11 +85,50 @@ def _show_warning(
 _python_show_warning = warnings.showwarning
 
 
+def _show_notices(show: bool) -> None:
+    """meteorx's notices (INFO on the ``meteorx`` logger: a resource cache being built)
+    as ``meteorx: ...`` lines on the stderr of the moment; ``--quiet`` silences them."""
+    import logging
+
+    class Notices(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if sys.stderr is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    print(f"meteorx: {record.getMessage()}", file=sys.stderr, flush=True)
+
+    logger = logging.getLogger("meteorx")
+    handler = next((h for h in logger.handlers if h.name == "meteorx-notices"), None)
+    if handler is None:
+        handler = Notices()
+        handler.name = "meteorx-notices"
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    handler.setLevel(logging.INFO if show else logging.CRITICAL + 1)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``meteorx`` console script."""
+    """Entry point of the ``meteorx`` console script (and ``python -m meteorx``).
+
+    Ctrl-C exits with 130 and no traceback from the first instant: the command's
+    modules are imported here, inside the ``try``.
+    """
+    try:
+        from meteorx.cli.common import standard_streams
+
+        with standard_streams():
+            return _run(argv)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse the arguments and run the command; every expected failure is one line
+    on stderr and exit code 2."""
+    from meteorx import engine
+    from meteorx.cli.common import is_stdout_failure, load_plugin_args, stdout_failed
+    from meteorx.errors import MeteorxError
+
     warnings.showwarning = _show_warning
-    if sys.stdout is None:  # started with standard output closed
-        sys.stdout = ClosedStdout()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -96,14 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         engine.requested()  # a bad $METEORX_ENGINE fails here, before any output
+        _show_notices(not getattr(args, "quiet", False))
+        load_plugin_args(args)  # --plugin: before the command resolves any name
         code = int(args.func(args))
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's exit
         return code
     except MeteorxError as error:
         print(f"meteorx: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
     except OSError as error:
         if is_stdout_failure(error):
             return stdout_failed(error)

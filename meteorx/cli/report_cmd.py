@@ -6,11 +6,13 @@ import argparse
 from typing import Any
 
 from meteorx.cli.common import (
+    MAX_RESAMPLES,
     add_config_args,
     add_input_args,
     add_run_args,
+    add_seed_arg,
     non_negative_int,
-    positive_int,
+    resample_count,
 )
 
 
@@ -39,12 +41,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--n-bootstrap",
-        type=positive_int,
+        type=resample_count,
         default=1000,
         metavar="N",
-        help="bootstrap resamples (1000)",
+        help=f"bootstrap resamples (1000, at most {MAX_RESAMPLES:,})",
     )
-    parser.add_argument("--seed", type=int, default=12345, metavar="N", help="random seed")
+    add_seed_arg(parser)
     add_run_args(parser)
     parser.set_defaults(func=run)
     return parser

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import add_config_args, add_run_args, positive_int
+from meteorx.cli.common import (
+    MAX_SEED,
+    add_config_args,
+    add_judgment_args,
+    add_run_args,
+    non_negative_int,
+    positive_int,
+    seed_number,
+)
+from meteorx.cli.correlate_cmd import add_statistics_args
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -24,51 +33,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_config_args(parser)
-    data = parser.add_argument_group("data")
-    data.add_argument(
-        "--hyp-dir",
-        required=True,
-        metavar="DIR",
-        help="one file per system, named SYSTEM.<ext> (SYSTEM as in the judgments)",
-    )
-    data.add_argument("--hyp-glob", default="*", metavar="PATTERN", help="files to use ('*')")
-    data.add_argument(
-        "--ref",
-        "-r",
-        action="append",
-        required=True,
-        metavar="FILE",
-        help="reference file; repeat for several references",
-    )
-    data.add_argument(
-        "--human",
-        metavar="FILE.tsv",
-        help="segment judgments: TSV system, segment, score (a header may name the columns)",
-    )
-    data.add_argument(
-        "--human-score-column",
-        metavar="NAME",
-        help="score column of --human (default: the first of score, raw, z, human)",
-    )
-    data.add_argument(
-        "--segment-base",
-        type=int,
-        choices=[0, 1],
-        help="numbering of --human segments (default 1; 0 when the column is *index*)",
-    )
-    data.add_argument(
-        "--human-sys",
-        metavar="FILE",
-        help="system judgments: JSON {system: score or {z: …}} or TSV system, score "
-        "(default: the mean of the segment judgments)",
-    )
-    data.add_argument("--human-sys-key", metavar="KEY", help="key in --human-sys objects ('z')")
-    data.add_argument(
-        "--lower-is-better",
-        action="store_true",
-        help="human scores are errors or edit rates (e.g. HTER): negate them",
-    )
-    data.add_argument("--docs", metavar="FILE", help="document ids (keeps documents whole)")
+    add_judgment_args(parser)
     search = parser.add_argument_group("search")
     search.add_argument(
         "--objective",
@@ -76,19 +41,33 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="what to maximise (default: seg-tau with --human, else sys-pearson)",
     )
     search.add_argument(
-        "--darr-threshold",
-        type=float,
-        default=25.0,
-        metavar="X",
-        help="seg-tau: minimum human score difference of a pair (default 25, as in WMT DA)",
-    )
-    search.add_argument(
         "--split",
         choices=["none", "half"],
         default="none",
         help="half: tune on one half of the segments, report the other (held out)",
     )
-    search.add_argument("--split-seed", type=int, default=1, metavar="N", help="split seed")
+    search.add_argument(
+        "--split-seed",
+        type=seed_number,
+        default=1,
+        metavar="N",
+        help=f"seed of --split and --folds, 0..{MAX_SEED} (default 1)",
+    )
+    search.add_argument(
+        "--folds",
+        type=non_negative_int,
+        default=5,
+        metavar="K",
+        help="held-out figures (default 5; 0: none): split the segments (whole documents "
+        "with --docs) into K folds, tune on all folds but one and score that one, then "
+        "measure the out-of-fold scores at segment level as 'meteorx correlate' does, "
+        "with intervals, next to the defaults and --baseline",
+    )
+    search.add_argument(
+        "--baseline",
+        metavar="LIST",
+        help="sacreBLEU metrics printed next to the held-out figures: chrf, bleu",
+    )
     search.add_argument(
         "--fixed-weights", action="store_true", help="keep the stage weights of the config"
     )
@@ -101,42 +80,30 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     out.add_argument(
         "--description", help="first comment line of the file (shown by 'meteorx presets')"
     )
+    add_statistics_args(parser)
     add_run_args(parser)
     parser.set_defaults(func=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    import math
     import sys
     from pathlib import Path
 
     from meteorx import __version__
     from meteorx import tune as T
-    from meteorx.cli.common import check_writable, config_from_args
+    from meteorx.baselines import parse_baselines
+    from meteorx.cli.common import check_writable, config_from_args, judged_data_from_args
     from meteorx.errors import InputError, output_error
 
     check_writable(args.output)
-    if not math.isfinite(args.darr_threshold) or args.darr_threshold < 0:
-        raise InputError(f"--darr-threshold must be a number >= 0, got {args.darr_threshold}")
+    baselines = parse_baselines(args.baseline)
     config = config_from_args(args)
-    human_seg: dict[tuple[str, int], float] = {}
-    seg_what = ""
-    if args.human:
-        human_seg, seg_what = T.read_human_segments(
-            args.human, args.human_score_column, args.segment_base, args.lower_is_better
-        )
-    human_sys = (
-        T.read_human_systems(args.human_sys, args.human_sys_key, args.lower_is_better)
-        if args.human_sys
-        else None
-    )
+    data, seg_what = judged_data_from_args(args)
+    human_seg, human_sys = data.human_seg, data.human_sys
     objective = args.objective or ("seg-tau" if human_seg else "sys-pearson")
     if objective.startswith("seg") and not human_seg:
         raise InputError(f"--objective {objective} needs segment judgments (--human)")
-    data = T.load_tuning_data(
-        args.hyp_dir, args.ref, human_seg, human_sys, args.docs, args.hyp_glob
-    )
 
     def log(text: str) -> None:
         if not args.quiet:
@@ -184,12 +151,14 @@ def run(args: argparse.Namespace) -> int:
     stem = T.safe_name(Path(args.output).stem)
     name = args.name or (stem if stem.startswith("tuned") else f"tuned-{stem}")
     tuned = T.tuned_config(config, result.best, name)
+    tuned = tuned.model_copy(update={"plugins": _plugins_to_write(config, args.output, log)})
     part_text = (
         f"tuned on half of the segments ({len(tune_part)}, split seed {args.split_seed}"
         + (", whole documents" if data.docs else "")
         + f"), {len(held_out)} held out"
         if held_out
-        else f"tuned on all {len(tune_part)} segments (no held-out part)"
+        else f"tuned on all {len(tune_part)} segments"
+        + (f"; {args.folds}-fold held-out figures reported" if args.folds >= 2 else "")
     )
     header = [
         args.description or f"{config.name} tuned for {objective} on {args.hyp_dir}",
@@ -224,5 +193,90 @@ def run(args: argparse.Namespace) -> int:
         f"alignment: {result.alignments} pass(es), the first in {result.align_seconds:.1f} s; "
         f"search: {result.evaluations} settings in {result.seconds:.1f} s\n"
     )
+    if args.folds >= 2:
+        held_out_report(args, config, bank, data, objective, baselines, log)
     out.write(f"wrote {args.output}\n")
     return 0
+
+
+def _plugins_to_write(config: Any, output: str, log: Any) -> tuple[str, ...]:
+    """The ``plugins:`` of the written configuration: the plugins given in this run
+    that it uses, files relative to the output's folder (where a path can be), so that
+    ``meteorx score --config`` needs no --plugin."""
+    import contextlib
+    import os
+
+    from meteorx.registry import get_registry, is_plugin_file, plugin_reference
+
+    folder = os.path.dirname(os.path.abspath(output))
+    written: list[str] = []
+    for info in get_registry().local_plugins(config):
+        reference = plugin_reference(info.name)
+        if reference is None:
+            log(f"plugin {info.name!r} was registered from Python: {output} needs it again")
+            continue
+        if is_plugin_file(reference):
+            with contextlib.suppress(ValueError):  # on another drive: kept absolute
+                reference = os.path.relpath(reference, folder)
+        written.append(reference)
+    return tuple(written)
+
+
+def held_out_report(
+    args: argparse.Namespace,
+    config: Any,
+    bank: Any,
+    data: Any,
+    objective: str,
+    baselines: list[str],
+    log: Any,
+) -> None:
+    """k-fold figures: each fold scored with the setting tuned on the other folds, the
+    out-of-fold segment scores measured with ``correlate``'s code, next to the
+    configuration as it is and the baselines. System level only for those two: the
+    out-of-fold scores come from K settings, so they have no one system score."""
+    import sys
+
+    import numpy as np
+
+    from meteorx import metaeval
+    from meteorx import tune as T
+    from meteorx.baselines import baseline_metric
+    from meteorx.cli.common import judgments_of
+    from meteorx.cli.correlate_cmd import write_table
+    from meteorx.errors import InputError
+
+    out = sys.stdout
+    if not data.human_seg:
+        out.write("held-out figures: none (they need segment judgments, --human)\n")
+        return
+    folds = [
+        f for f in T.fold_segments(data.n_segments, data.docs, args.folds, args.split_seed) if f
+    ]
+    default = bank.metric(f"{config.name} (default)")
+    held = np.array(default.segment)
+    for k, fold in enumerate(folds, 1):
+        train = sorted(set(range(data.n_segments)) - set(fold))
+        try:
+            target = T.Objective(objective, data, train, args.darr_threshold)
+        except InputError as error:  # a fold with nothing to tune on
+            log(f"fold {k}: not tuned ({error})")
+            continue
+        result = T.tune(
+            config, bank, target, tune_weights=not args.fixed_weights, rounds=args.rounds
+        )
+        held[:, fold] = bank.metric("fold", result.best).segment[:, fold]
+        log(f"fold {k}/{len(folds)}: {result.best.describe(list(config.block_names))}")
+    nan_system = lambda w: np.full((len(w), len(data.systems)), np.nan)  # noqa: E731
+    metrics = [
+        default,
+        metaeval.Metric(f"tuned, {len(folds)}-fold held out", held, nan_system),
+        *(baseline_metric(key, data.hyps, data.refs) for key in baselines),
+    ]
+    judgments, measure = judgments_of(data, args.segment_measure, args.darr_threshold)
+    figures, comparisons = metaeval.evaluate(
+        metrics, judgments, measure, samples=args.samples, seed=args.seed
+    )
+    out.write(f"\nheld out ({len(folds)} folds, split seed {args.split_seed}):\n")
+    resampled = "documents" if data.docs else "segments"
+    write_table(out, figures, comparisons, measure, args.samples, args.seed, resampled)

@@ -26,8 +26,11 @@ NLTK's Porter stemmer, ported, and WordNet read straight from its files by the
 ``wordnet`` plugin, memoised per word: a custom ``stemmer`` or ``wordnet`` must be
 deterministic, as NLTK's are), and the score is meteorx's one formula,
 :func:`meteorx.scoring.compute` with ``fmean_form="nltk"``, which gives NLTK's floats
-to the bit. α and γ must lie in [0, 1] and β ≥ 0, METEOR's ranges (NLTK would
-return negative scores outside them); other values raise :class:`ValueError`.
+to the bit. α and γ must lie in [0, 1] and β ≥ 0 (finite), METEOR's ranges (NLTK
+would return negative scores outside them); other values raise :class:`ValueError`.
+Errors about the input are meteorx's too: :class:`NltkValueError` and
+:class:`NltkTypeError` are both :class:`~meteorx.errors.InputError` and the
+:class:`ValueError` / :class:`TypeError` NLTK raises for the same input.
 
 **Where the default WordNet comes from**: the one search order of
 :mod:`meteorx_plugins.wordnet.locate` (the ``wordnet_dir`` option of the
@@ -43,16 +46,34 @@ object instead, memoised. To run NLTK itself on the same files without
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from meteorx import engine
-from meteorx.errors import PluginError
+from meteorx.config import quote
+from meteorx.errors import InputError, PluginError
 from meteorx.scoring import Parameters, compute
 from meteorx.stats import Stats
 
-__all__ = ["align_words", "mean_meteor_score", "meteor_score", "single_meteor_score"]
+__all__ = [
+    "NltkTypeError",
+    "NltkValueError",
+    "align_words",
+    "mean_meteor_score",
+    "meteor_score",
+    "single_meteor_score",
+]
+
+
+class NltkTypeError(InputError, TypeError):
+    """Input of the wrong type (a string where NLTK wants tokens, a number of tokens)."""
+
+
+class NltkValueError(InputError, ValueError):
+    """Input NLTK refuses with a ValueError (no reference) or METEOR's ranges refuse."""
+
 
 #: ``(hyp, ref) -> (link per hypothesis position, negative when unlinked; matches; chunks)``
 TokenAligner = Callable[[Sequence[str], Sequence[str]], tuple[list[int], int, int]]
@@ -90,15 +111,24 @@ def _engine() -> NltkEngine:
     return aligner
 
 
-@cache
 def _parameters(alpha: float, beta: float, gamma: float) -> Parameters:
+    """NLTK's formula as meteorx's (:func:`_formula`), once α β γ are known to be numbers
+    in METEOR's ranges."""
+    for name, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise NltkTypeError(f"{name} must be a number, not {type(value).__name__}")
+    if not (0 <= alpha <= 1 and 0 <= beta <= sys.float_info.max and 0 <= gamma <= 1):
+        raise NltkValueError(
+            "METEOR needs 0 <= alpha <= 1, beta >= 0 (finite) and 0 <= gamma <= 1, not "
+            f"alpha={quote(alpha, 40)}, beta={quote(beta, 40)}, gamma={quote(gamma, 40)}"
+        )
+    return _formula(float(alpha), float(beta), float(gamma))
+
+
+@cache
+def _formula(alpha: float, beta: float, gamma: float) -> Parameters:
     """NLTK's formula as meteorx's: every link counts 1, no function words (δ 1, so
     ``P = m/len(hyp)`` as NLTK divides), no perfect-match rule, NLTK's Fmean."""
-    if not (0.0 <= alpha <= 1.0 and beta >= 0.0 and 0.0 <= gamma <= 1.0):
-        raise ValueError(
-            f"METEOR needs 0 <= alpha <= 1, beta >= 0 and 0 <= gamma <= 1, not "
-            f"alpha={alpha!r}, beta={beta!r}, gamma={gamma!r}"
-        )
     return Parameters(
         alpha=alpha,
         beta=beta,
@@ -126,12 +156,29 @@ def _score(matches: int, chunks: int, hyp_len: int, ref_len: int, params: Parame
 
 
 def _tokens(value: Iterable[str], role: str, preprocess: Callable[[str], str]) -> list[str]:
+    """The preprocessed tokens of ``value``: an iterable of strings (NLTK's type), each
+    still a string after ``preprocess``."""
     if isinstance(value, str):
-        raise TypeError(
+        raise NltkTypeError(
             f'"{role}" expects pre-tokenized {role} (Iterable[str]), got the string '
-            f"{value!r}; split it first, e.g. {role}.split()"
+            f"{quote(value, 60)}; split it first, e.g. {role}.split()"
         )
-    return list(map(preprocess, value))
+    tokens = list(_iterable(value, role))
+    if not all(isinstance(token, str) for token in tokens):
+        raise NltkTypeError(f'"{role}" must hold strings (tokens)')
+    tokens = list(map(preprocess, tokens))
+    if not all(isinstance(token, str) for token in tokens):
+        raise NltkTypeError(f'"{role}" tokens must still be strings after preprocess')
+    return tokens
+
+
+def _iterable(value: Any, role: str) -> Iterable[Any]:
+    """``value`` if it is an iterable of items (not bytes, a string or a mapping)."""
+    if not isinstance(value, Iterable) or isinstance(value, (str, bytes, bytearray, Mapping)):
+        raise NltkTypeError(
+            f'"{role}" expects an iterable (a list) of tokens, not {type(value).__name__}'
+        )
+    return value
 
 
 def align_words(
@@ -197,7 +244,7 @@ def meteor_score(
     align = _engine().token_aligner(stemmer, wordnet)
     hyp: list[str] | None = None
     best: float | None = None
-    for reference in references:
+    for reference in _iterable(references, "references"):
         if hyp is None:
             hyp = _tokens(hypothesis, "hypothesis", preprocess)
         ref = _tokens(reference, "reference", preprocess)
@@ -206,7 +253,7 @@ def meteor_score(
         if best is None or value > best:
             best = value
     if best is None:
-        raise ValueError("meteor_score() needs at least one reference")
+        raise NltkValueError("meteor_score() needs at least one reference")
     return best
 
 
@@ -223,9 +270,15 @@ def mean_meteor_score(
     with ``nltk.word_tokenize``; pass tokens made the same way to reproduce it.)
     ``options`` are :func:`meteor_score`'s keyword arguments.
     """
+    references = list(_iterable(references, "references"))
+    hypotheses = list(_iterable(hypotheses, "hypotheses"))
+    if len(references) != len(hypotheses):
+        raise NltkValueError(
+            f"{len(hypotheses)} hypotheses but {len(references)} references; they must pair up"
+        )
     scores = [
         meteor_score(refs, hyp, **options) for refs, hyp in zip(references, hypotheses, strict=True)
     ]
     if not scores:
-        raise ValueError("mean_meteor_score() needs at least one segment")
+        raise NltkValueError("mean_meteor_score() needs at least one segment")
     return math.fsum(scores) / len(scores)

@@ -98,6 +98,11 @@ class Meteor:
         self, gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence[str]]
     ) -> tuple[float, list[float]]:
         """Corpus score and per-id scores (in ``gts``' key order)."""
+        if not isinstance(gts, Mapping) or not isinstance(res, Mapping):
+            raise CompatInputError(
+                "gts and res must be dicts of id -> list of captions, not "
+                f"{type(gts).__name__} and {type(res).__name__}"
+            )
         if gts.keys() != res.keys():
             missing = set(gts.keys()) ^ set(res.keys())
             example = sorted(map(repr, missing))[:3]
@@ -109,7 +114,11 @@ class Meteor:
         with self.lock:
             for key in gts:
                 candidates = res[key]
-                if isinstance(candidates, str) or len(candidates) != 1:
+                if (
+                    not isinstance(candidates, Sequence)
+                    or isinstance(candidates, str)
+                    or len(candidates) != 1
+                ):
                     raise CompatInputError(
                         f"res[{key!r}] must be a list holding exactly one caption"
                     )
@@ -127,7 +136,11 @@ class Meteor:
         where = "" if key is None else f" (id {key!r})"
         if not isinstance(hypothesis, str):
             raise CompatInputError(f"a caption must be a string{where}")
-        if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+        if (
+            not isinstance(references, Sequence)
+            or isinstance(references, str)
+            or not all(isinstance(r, str) for r in references)
+        ):
             raise CompatInputError(f"references must be a list of strings{where}")
         if not references:
             raise CompatInputError(f"no reference captions{where}")

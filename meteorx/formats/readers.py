@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meteorx.errors import InputError
+from meteorx.errors import InputError, cut
 from meteorx.formats.model import TestSet
 from meteorx.inputs import (
     MAX_SEGMENT_CHARS,
@@ -43,6 +43,9 @@ def _read_tsv_rows(path: str) -> tuple[list[str], list[dict[str, Any]]]:
     if not lines:
         raise InputError(f"{path} is empty; a TSV file needs a header row naming its columns")
     header = lines[0].split("\t")
+    repeated = next((name for k, name in enumerate(header) if name in header[:k]), None)
+    if repeated is not None:
+        raise InputError(f"{path}: the header names the column {cut(repeated)!r} twice")
     rows = []
     for number, line in enumerate(lines[1:], 2):
         fields = line.split("\t")
@@ -62,7 +65,7 @@ def load_json(text: str, where: str) -> Any:
     (``ValueError``); both are bad input, not crashes.
     """
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"{where}: invalid JSON ({error.msg})") from None
     except RecursionError:
@@ -70,6 +73,35 @@ def load_json(text: str, where: str) -> Any:
     except ValueError as error:  # an integer beyond int_max_str_digits
         reason = str(error).split(":")[0]
         raise InputError(f"{where}: JSON value out of range ({reason})") from None
+    if _SURROGATE_ESCAPE.search(text):
+        _check_surrogates(value, where)
+    return value
+
+
+#: ``\uD800``-``\uDFFF`` escapes: JSON's only way to a lone surrogate (the text itself
+#: was decoded as UTF-8, which has none), a string no UTF-8 output can hold.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_surrogates(value: Any, where: str) -> None:
+    """Refuse a decoded JSON value holding a lone surrogate (a pair of escapes that
+    forms one character is fine). Iterative: the value may nest deeply."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found = _SURROGATE.search(item)
+            if found:
+                raise InputError(
+                    f"{where}: a JSON string holds an unpaired surrogate "
+                    f"(\\u{ord(found.group()):04X}): it is not valid Unicode"
+                )
 
 
 def _read_jsonl_rows(path: str) -> tuple[list[str], list[dict[str, Any]]]:

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from meteorx.config import SOFT_CREDIT, aligned_blocks
+from meteorx.config import SOFT_CREDIT, aligned_blocks, quote
 from meteorx.errors import InputError
 from meteorx.formats.model import STATS_MAGIC, stats_columns
 from meteorx.formats.readers import load_json
 from meteorx.inputs import read_lines
 from meteorx.scoring import Parameters
-from meteorx.stats import Stats
+from meteorx.stats import Layout, Stats
 
 
 @dataclass
@@ -70,7 +70,7 @@ def read_stats(path: str) -> StatsFile:
         )
         ids.setdefault(fields[0], []).append((fields[1], fields[2]))
     if not ids:
-        raise InputError(f"{path}: no statistics rows (the scored input had no segments)")
+        raise InputError(_NO_ROWS.format(path=path))
     keys = list(ids.values())
     for name, k in ids.items():
         if k != keys[0]:
@@ -89,13 +89,17 @@ def read_stats(path: str) -> StatsFile:
     )
 
 
+_NO_ROWS = "{path}: no statistics rows (the scored input had no segments)"
+
+
 def checked_stats(values: Sequence[Any], columns: Sequence[str], where: str) -> Stats:
     """A statistics row as :class:`Stats`, refused unless it could have been counted.
 
     Every value is a whole number >= 0 (no NaN, infinity, fraction or sign; soft
     credit's block holds similarities, so fractions >= 0 there), function words and
-    matches do not exceed the words, and chunks do not exceed matched words: a row that
-    breaks these would print a wrong score without any error.
+    matches do not exceed the words (content matches the content words, function-word
+    matches the function words), and chunks do not exceed matched words: a row that
+    breaks these would print a wrong score (even one above 1) without any error.
     """
     if len(values) != len(columns):
         raise InputError(f"{where}: {len(values)} statistics, expected {len(columns)}")
@@ -104,12 +108,12 @@ def checked_stats(values: Sequence[Any], columns: Sequence[str], where: str) -> 
         if (
             isinstance(value, bool)
             or not isinstance(value, (int, float))
+            or not 0 <= value <= 1e15  # (before isfinite: a huge int does not overflow)
             or not math.isfinite(value)
-            or not 0 <= value <= 1e15
             or (value != int(value) and not fraction)
         ):
             kind = "a number >= 0" if fraction else "a count (a whole number >= 0)"
-            raise InputError(f"{where}: {name} = {str(value)[:40]} is not {kind}")
+            raise InputError(f"{where}: {name} = {quote(value, 40)} is not {kind}")
     stats = Stats.from_list([float(v) for v in values])
     for side in ("hyp", "ref"):
         length = getattr(stats, f"{side}_len")
@@ -121,6 +125,14 @@ def checked_stats(values: Sequence[Any], columns: Sequence[str], where: str) -> 
         for name, value in checks:
             if value > length:
                 raise InputError(f"{where}: {name} ({value:g}) exceeds {side}_len ({length:g})")
+        function = getattr(stats, f"{side}_function")
+        content_matches = sum(getattr(stats, f"{side}_content_matches"))
+        function_matches = sum(getattr(stats, f"{side}_function_matches"))
+        if content_matches > length - function or function_matches > function:
+            raise InputError(
+                f"{where}: more {side} content or function-word matches than content or "
+                "function words"
+            )
     if stats.chunks > min(stats.hyp_matched_words, stats.ref_matched_words):
         raise InputError(f"{where}: more chunks ({stats.chunks:g}) than matched words")
     return stats
@@ -137,20 +149,32 @@ def check_parameters(params: Parameters, where: str) -> None:
         raise InputError(f"{where}: beta = {params.beta!r} must be a finite number >= 0")
 
 
+def _number(value: Any) -> float:
+    """A JSON number as a float; TypeError for anything else (``"0.5"``, ``true``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(value)
+    return float(value)
+
+
 def _params_from_dict(data: Any, path: str) -> tuple[Parameters, list[str]]:
     if not isinstance(data, dict):
         raise InputError(f"{path}: the parameters are not a JSON object")
     fmean = data.get("fmean", "harmonic")
     if fmean not in ("harmonic", "nltk"):
         raise InputError(f"{path}: unknown fmean {str(fmean)[:40]!r} (harmonic or nltk)")
+    rule = data.get("perfect_match_rule")
+    if not isinstance(rule, bool):
+        raise InputError(
+            f"{path}: perfect_match_rule must be true or false, not {str(rule)[:40]!r}"
+        )
     try:
         params = Parameters(
-            alpha=float(data["alpha"]),
-            beta=float(data["beta"]),
-            gamma=float(data["gamma"]),
-            delta=float(data["delta"]),
-            weights=tuple(float(w) for w in data["weights"]),
-            perfect_match_rule=bool(data["perfect_match_rule"]),
+            alpha=_number(data["alpha"]),
+            beta=_number(data["beta"]),
+            gamma=_number(data["gamma"]),
+            delta=_number(data["delta"]),
+            weights=tuple(_number(w) for w in data["weights"]),
+            perfect_match_rule=rule,
             fmean_form=fmean,
         )
         stages = [str(s) for s in data["stages"]]
@@ -172,14 +196,14 @@ def _read_stats_json(path: str, text: str) -> StatsFile:
     try:
         entries = data.get("systems", [data])
         systems = []
-        first: list[dict[str, Any]] = []
+        first: list[dict[str, Any]] | None = None
         for entry in entries:
             segs = entry.get("segments")
             if segs is None:
                 raise InputError(
                     f"{path}: no segment statistics (was it written with --system-only?)"
                 )
-            first = first or segs
+            first = segs if first is None else first
             if len(segs) != len(first):
                 raise InputError(f"{path}: systems with different numbers of segments")
             records = [
@@ -187,8 +211,30 @@ def _read_stats_json(path: str, text: str) -> StatsFile:
                 for i, s in enumerate(segs, 1)
             ]
             systems.append((str(entry["hyp"]), records))
+        if not first:  # no system, or systems without segments: as a TSV without rows
+            raise InputError(_NO_ROWS.format(path=path))
         docs = [str(s["document"]) for s in first] if first and "document" in first[0] else None
         seg_ids = [str(s.get("id", s["segment"])) for s in first]
     except (KeyError, TypeError, AttributeError):
         raise InputError(f"{path}: not the JSON output of 'meteorx score'") from None
     return StatsFile(str(data["signature"]), params, stage_names, None, systems, seg_ids, docs)
+
+
+def checked_record(stats: object, block_names: Sequence[str], where: str = "rescore") -> Stats:
+    """``stats`` itself, once it is known to be a :class:`Stats` record of at most
+    ``block_names``' blocks that could have been counted (:func:`checked_stats`): what
+    :meth:`Scorer.rescore <meteorx.scorer.Scorer.rescore>` is given."""
+    if not isinstance(stats, Stats):
+        raise InputError(
+            f"{where}: a Stats record is needed (such as SegmentResult.stats), "
+            f"not {type(stats).__name__}"
+        )
+    segments = stats.segments
+    if isinstance(segments, bool) or not isinstance(segments, int) or segments < 0:
+        raise InputError(f"{where}: segments = {quote(segments, 40)} is not a count")
+    try:
+        row = Layout(len(block_names)).row(stats)
+    except (TypeError, ValueError, IndexError) as error:
+        raise InputError(f"{where}: not a record of {len(block_names)} blocks ({error})") from None
+    checked_stats(row, stats_columns(block_names), where)
+    return stats

@@ -7,19 +7,20 @@ re-applies the formula to them).
 
 from __future__ import annotations
 
-import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from meteorx.config import MeteorConfig
-from meteorx.errors import InputError
+from meteorx.errors import InputError, cut
 from meteorx.inputs import read_lines
+from meteorx.metaeval import Metric
 from meteorx.registry import get_registry
 from meteorx.scorer import Scorer
 from meteorx.significance import stats_matrix
@@ -87,8 +88,8 @@ def read_human_segments(
             raise InputError(f"{path}, line {number}: expected system, segment, score") from None
         if segment < 0:
             raise InputError(f"{path}, line {number}: segment {segment + base} below {base}")
-        if not math.isnan(value):
-            out[(system, segment)] = sign * value
+        _check_finite(value, f"{path}, line {number}")
+        out[(system, segment)] = sign * value
     what = f"segment column {seg_name!r} ({base}-based), score column {score_name!r}" + (
         ", lower is better (negated)" if lower_is_better else ""
     )
@@ -104,7 +105,11 @@ def read_human_systems(
     sign = -1.0 if lower_is_better else 1.0
     out: dict[str, float] = {}
     if text.lstrip().startswith("{"):
-        data = json.loads(text)
+        from meteorx.formats.readers import load_json
+
+        data = load_json(text, path)
+        if not isinstance(data, dict):
+            raise InputError(f"{path}: expected a JSON object {{system: score, ...}}")
         if isinstance(data.get("systems"), dict):
             data = data["systems"]
         for system, value in data.items():
@@ -113,7 +118,8 @@ def read_human_systems(
                 if k is None or k not in value:
                     raise InputError(f"{path}: system {system!r} has no {key or 'z/score/raw'}")
                 value = value[k]
-            if isinstance(value, (int, float)):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                _check_finite(float(value), f"{path}, system {cut(str(system))!r}")
                 out[str(system)] = sign * float(value)
         return out
     for number, line in enumerate(text.splitlines(), 1):
@@ -122,8 +128,16 @@ def read_human_systems(
             if number == 1:
                 continue  # a header
             raise InputError(f"{path}, line {number}: expected system<TAB>score")
+        _check_finite(float(fields[-1]), f"{path}, line {number}")
         out[fields[0]] = sign * float(fields[-1])
     return out
+
+
+def _check_finite(value: float, where: str) -> None:
+    """Refuse a human score that is NaN or infinite: no correlation can use it, and
+    leaving the row out silently would tune on other data than the file holds."""
+    if not math.isfinite(value):
+        raise InputError(f"{where}: the human score {value} is not a finite number")
 
 
 def _is_number(text: str) -> bool:
@@ -186,6 +200,25 @@ class TuningData:
     def n_segments(self) -> int:
         return len(self.refs[0]) if self.refs else 0
 
+    def human_matrix(self, segments: Iterable[int] | None = None) -> FloatArray:
+        """The segment judgments as an array (systems, segments), NaN where there is
+        none (or the segment is not among ``segments``)."""
+        out = np.full((len(self.systems), self.n_segments), np.nan)
+        index = {name: k for k, name in enumerate(self.systems)}
+        wanted = None if segments is None else set(segments)
+        for (system, segment), value in self.human_seg.items():
+            if system in index and (wanted is None or segment in wanted):
+                out[index[system], segment] = value
+        return out
+
+    def units(self) -> npt.NDArray[np.int64] | None:
+        """The document index of each segment (resampling keeps documents whole), or
+        None without document ids."""
+        if self.docs is None:
+            return None
+        _, index = np.unique(np.asarray(self.docs), return_inverse=True)
+        return index.astype(np.int64)
+
 
 def load_tuning_data(
     hyp_dir: str,
@@ -235,6 +268,16 @@ def split_segments(
     n_segments: int, docs: Sequence[str] | None, seed: int = 1
 ) -> tuple[list[int], list[int]]:
     """Two halves of the segments (whole documents stay together), at random."""
+    first, second = fold_segments(n_segments, docs, 2, seed)
+    return first, second
+
+
+def fold_segments(
+    n_segments: int, docs: Sequence[str] | None, folds: int, seed: int = 1
+) -> list[list[int]]:
+    """``folds`` parts of the segments of about equal size, at random; the segments of
+    one document stay in one part. Each shuffled document (or segment) goes to the
+    smallest part so far (the first of equals)."""
     rng = random.Random(seed)
     if docs is None:
         units = [[i] for i in range(n_segments)]
@@ -244,11 +287,10 @@ def split_segments(
             grouped.setdefault(d, []).append(i)
         units = list(grouped.values())
     rng.shuffle(units)
-    first: list[int] = []
-    second: list[int] = []
+    parts: list[list[int]] = [[] for _ in range(folds)]
     for unit in units:
-        (first if len(first) <= len(second) else second).extend(unit)
-    return sorted(first), sorted(second)
+        min(parts, key=len).extend(unit)
+    return [sorted(part) for part in parts]
 
 
 class StatsBank:
@@ -284,6 +326,37 @@ class StatsBank:
         if key not in self._cache:
             self._cache[key] = self._align(weights)
         return self._cache[key]
+
+    def metric(self, name: str, setting: Any = None) -> Metric:
+        """The configuration's scores as a :class:`meteorx.metaeval.Metric`, with the
+        α β γ δ and weights of ``setting`` (a :class:`meteorx.tune.Setting`; default:
+        the configuration's own). Each segment keeps its best reference, as in scoring;
+        a system's score is that of its summed statistics (or the mean of its segment
+        scores under ``system_score: mean``), for any segment weights."""
+        from meteorx.metaeval import mean_system_scores, summed_system_scores
+        from meteorx.scoring import Parameters
+        from meteorx.significance import scores_of_rows
+
+        cfg = self.config
+        if setting is None:
+            values = (cfg.alpha, cfg.beta, cfg.gamma, cfg.delta, cfg.block_weights)
+        else:
+            values = (setting.alpha, setting.beta, setting.gamma, setting.delta, setting.weights)
+        alpha, beta, gamma, delta, weights = values
+        params = Parameters(
+            alpha, beta, gamma, delta, tuple(weights), cfg.perfect_match_rule, cfg.fmean,
+            cfg.aligned_blocks,
+        )  # fmt: skip
+        stats = self.stats(tuple(weights))  # (refs, systems, segments, row)
+        per_ref = scores_of_rows(stats, params)
+        best = per_ref.argmax(axis=0)  # the first best reference, as the scorer keeps
+        rows = np.take_along_axis(stats, best[None, :, :, None], axis=0)[0]
+        segment = np.take_along_axis(per_ref, best[None], axis=0)[0]
+        if cfg.system_score == "mean":
+            return Metric(name, segment, mean_system_scores(segment))
+        return Metric(
+            name, segment, summed_system_scores(rows, lambda r: scores_of_rows(r, params))
+        )
 
     def _align(self, weights: tuple[float, ...]) -> FloatArray:
         from meteorx.parallel import progress_bar, score_pairs

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from meteorx.errors import InputError
+from meteorx.metaeval import identical_outputs, rescaled, segment_pairs
 from meteorx.tune.data import TuningData
 
 FloatArray = npt.NDArray[np.float64]
@@ -36,28 +37,13 @@ def _pearson_rows(x: FloatArray, y: FloatArray) -> FloatArray:
 def darr_pairs(
     data: TuningData, segments: Iterable[int], threshold: float = 25.0
 ) -> tuple[IntArray, IntArray]:
-    """WMT DARR pairs among ``segments``: flat indices (system * n + segment) of the
-    better and the worse translation of each pair."""
+    """WMT DARR pairs among ``segments`` (:func:`meteorx.metaeval.segment_pairs`):
+    flat indices (system * n + segment) of the better and the worse translation."""
+    better, worse, segment = segment_pairs(
+        data.human_matrix(segments), threshold, identical_outputs(data.hyps)
+    )
     n = data.n_segments
-    index = {name: k for k, name in enumerate(data.systems)}
-    by_segment: dict[int, list[tuple[int, float]]] = {}
-    for (system, seg), value in data.human_seg.items():
-        if system in index:
-            by_segment.setdefault(seg, []).append((index[system], value))
-    better, worse = [], []
-    for seg in segments:
-        judged = by_segment.get(seg, [])
-        for a in range(len(judged)):
-            for b in range(a + 1, len(judged)):
-                (sa, ha), (sb, hb) = judged[a], judged[b]
-                if abs(ha - hb) <= threshold:
-                    continue
-                if data.hyps[sa][seg] == data.hyps[sb][seg]:
-                    continue  # identical outputs: no metric can separate them
-                hi, lo = (sa, sb) if ha > hb else (sb, sa)
-                better.append(hi * n + seg)
-                worse.append(lo * n + seg)
-    return np.asarray(better, dtype=np.int64), np.asarray(worse, dtype=np.int64)
+    return better * n + segment, worse * n + segment
 
 
 class Objective:
@@ -96,14 +82,17 @@ class Objective:
             if len(items) < 3:
                 raise InputError("seg-pearson needs segment judgments")
             self.flat = np.asarray([i for i, _ in items], dtype=np.int64)
-            self.target = np.asarray([v for _, v in items], dtype=np.float64)
+            # rescaled (exactly, by a power of two): judgments as large as 1e308 would
+            # overflow the correlation's sums; r is the same
+            self.target = rescaled(np.asarray([v for _, v in items], dtype=np.float64))
             self.size = len(items)
         else:
             human = data.human_sys
             if human is None:  # the mean human segment score over this part
                 wanted = set(self.segments.tolist())
                 sums: dict[str, list[float]] = {}
-                for (s, seg), v in data.human_seg.items():
+                values = rescaled(np.fromiter(data.human_seg.values(), dtype=np.float64))
+                for (s, seg), v in zip(data.human_seg, values.tolist(), strict=True):
                     if seg in wanted:
                         sums.setdefault(s, []).append(v)
                 human = {s: sum(v) / len(v) for s, v in sums.items()}
@@ -111,7 +100,9 @@ class Objective:
             if len(keep) < 3:
                 raise InputError("sys-pearson needs human scores for at least 3 systems")
             self.systems = np.asarray(keep, dtype=np.int64)
-            self.target = np.asarray([human[data.systems[k]] for k in keep], dtype=np.float64)
+            self.target = rescaled(
+                np.asarray([human[data.systems[k]] for k in keep], dtype=np.float64)
+            )
             self.size = len(keep)
         self.n_segments = n
 

@@ -191,6 +191,7 @@ class ParaphraseMatcher(Matcher):
         #: the compiled twin's state, shared by the scorers of the process (None on the
         #: Python engine: the plain Python below runs instead)
         self._native: Any = None if fast is None else self.table.native(fast)
+        self._native_lock = self.table.native_lock  # its calls take turns (threads)
         #: first word -> (the table's keys starting with it (phrases and their prefixes)
         #: -> index value, the word's own value)
         self._words: dict[str, tuple[dict[str, int], int]] = {}
@@ -218,12 +219,14 @@ class ParaphraseMatcher(Matcher):
 
     def prepare(self, tokens: Sequence[str]) -> Any:
         if self._native is not None:
-            return self._native.prepare(tokens)
+            with self._native_lock:
+                return self._native.prepare(tokens)
         return self.python_prepare(tokens)
 
     def candidates(self, hyp: Any, ref: Any) -> list[tuple[int, int, int, int]]:
         if self._native is not None:
-            return self._native.candidates(hyp, ref)  # type: ignore[no-any-return]
+            with self._native_lock:
+                return self._native.candidates(hyp, ref)  # type: ignore[no-any-return]
         return self.python_candidates(hyp, ref)
 
     def python_prepare(self, tokens: Sequence[str]) -> _Sentence:

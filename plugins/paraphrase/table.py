@@ -28,7 +28,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from meteorx.cache import CacheError, CacheFile, cache_path, load, parse, read, replacing
+from meteorx.cache import (
+    CacheError,
+    CacheFile,
+    cache_path,
+    compiling,
+    load,
+    parse,
+    read,
+    replacing,
+)
 from meteorx.errors import ResourceError
 from meteorx_plugins.paraphrase.compiler import CACHE_KIND, SECTIONS, compile_table, fingerprint
 from meteorx_plugins.paraphrase.text_format import clean_words, odd_space
@@ -71,6 +80,9 @@ class ParaphraseTable:
         self._layout = layout
         self._native: Any = None
         self._native_tried = False
+        #: held around each call of the compiled state: its scratch arrays (and its
+        #: interned words) serve one call at a time, whichever scorer or thread asks
+        self.native_lock = threading.Lock()
         self.meta = meta
         self.path = path
         self.cache_path = cache_path
@@ -326,7 +338,7 @@ def _load_uncached(source: Path, key: str, use_cache: bool) -> ParaphraseTable:
         if table is not None:
             return table
         try:
-            with replacing(target) as handle:
+            with compiling(target), replacing(target) as handle:
                 compile_table(source, handle, key)
             return _table(read(target, CACHE_KIND, key), source, target, False, started)
         except (OSError, CacheError):

@@ -43,7 +43,7 @@ search order of :mod:`~meteorx_plugins.wordnet.locate` (the stage option ``path:
 Meteor 1.5 jar that ``pycocoevalcap``, a meteorx dependency, installs). The jar's
 ``synonym/english.*`` files are WordNet 3.0 as the jar reads it (parts of speech
 merged, so with the jar's offset collisions above), which makes the synonym stage work
-after ``pip install meteorx`` alone. With the default ``meteor-1.5`` morphology the
+after installing meteorx alone. With the default ``meteor-1.5`` morphology the
 jar's copy comes first (after ``path:`` and $METEORX_WORDNET): the jar's own data, so
 the same numbers on every machine and the collisions reproduced too; ``morphy`` never
 uses it (it has no parts of speech). It is read and compiled by
@@ -129,6 +129,12 @@ class SynonymOptions(BaseModel):
 _EMPTY: frozenset[int] = frozenset()
 
 
+def _jar_order(morphology: Morphology) -> JarOrder:
+    """Meteor 1.5's lookup reads the jar's own WordNet when nothing else is asked for
+    (the same numbers as the jar, on every machine); morphy needs parts of speech."""
+    return "first" if morphology == "meteor-1.5" else "never"
+
+
 class SynonymMatcher(KeyMatcher):
     """Links different words that share a WordNet synset (after base-form lookup)."""
 
@@ -145,10 +151,7 @@ class SynonymMatcher(KeyMatcher):
                 f"{language.name} ({language.code}); remove the synonym stage"
             )
         self.morphology: Morphology = options.morphology
-        # Meteor 1.5's lookup reads the jar's own WordNet when nothing else is asked for
-        # (the same numbers as the jar, on every machine); morphy needs parts of speech.
-        jar: JarOrder = "first" if options.morphology == "meteor-1.5" else "never"
-        self.wordnet = load_wordnet(options.path, jar=jar)
+        self.wordnet = load_wordnet(options.path, jar=_jar_order(options.morphology))
         self._cache: dict[str, frozenset[int]] = {}
 
     def synonym_set(self, word: str) -> frozenset[int]:
@@ -208,10 +211,11 @@ def meteorx_register_matchers(register: Callable[[type[Matcher]], None]) -> None
 
 def _language_resources(language: Language) -> list[LanguageResource]:
     """English's ``synonym`` stage reads WordNet (``meteorx resources`` does not
-    install it: see the search order above)."""
+    install it: see the search order above): the copy a default stage would read."""
     if language.code != "en":
         return []
-    return [LanguageResource("synonym", lambda: find_wordnet().origin)]
+    jar = _jar_order(SynonymOptions().morphology)
+    return [LanguageResource("synonym", lambda: find_wordnet(jar=jar).origin)]
 
 
 @hookimpl

@@ -35,8 +35,8 @@ NOT_RUN: dict[str, str] = {
     r"pip install\b": "installs packages: what the test environment was made with",
     r"python -m pytest\b": "runs this test suite itself",
     r"(ruff|mypy)\b": "development checks over the whole tree: CI (.ci/run) runs them",
-    r"spark-submit\b": "needs a Spark cluster and a job script (tests/test_spark.py runs "
-    "meteorx.spark on local[2] when pyspark is installed)",
+    r"spark-submit\b": "needs a Spark cluster (tests/test_spark_cluster.py starts one and "
+    "submits the job to it when pyspark and Java are installed)",
     r"meteorx resources install\b": "installs resources into the user's data folder",
 }
 

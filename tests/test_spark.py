@@ -123,3 +123,83 @@ def test_mean_system_score_configuration(spark: Any, xray: dict[str, list[str]])
     want = Scorer("nltk").corpus(hyps, refs)
     assert result.stats == want.stats
     assert result.score == pytest.approx(want.score, abs=1e-12)  # a mean: order may differ
+
+
+@pytest.fixture(scope="module")
+def job_inputs(tmp_path_factory: pytest.TempPathFactory, xray: dict[str, list[str]]) -> Any:
+    """1,000 xray lines: two systems and two references, as text files."""
+    folder = tmp_path_factory.mktemp("spark-job")
+    n = 1000
+    parts = {
+        "hyp1": xray["system1"][:n],
+        "hyp2": xray["system2"][:n],
+        "ref": xray["ref"][:n],
+        "ref2": xray["system2"][n : 2 * n],
+    }
+    for name, lines in parts.items():
+        (folder / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("preset", ["li", "meteorx", None])
+def test_job_equals_meteorx_score(
+    spark: Any, job_inputs: Any, tmp_path: Any, capsys: Any, preset: str | None
+) -> None:
+    """``python -m meteorx.spark`` (in this process, on the test's local[2] session):
+    the JSON of ``meteorx score`` without its segments, and the same segments in the
+    per-row output, for li (whole statistics), meteorx (fractional: soft credit) and
+    the English default (meteor-1.5-en with -norm)."""
+    import json
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    from meteorx.spark.job import main
+
+    if preset is None:
+        from tests.conftest import full_english_missing
+
+        if full_english_missing():
+            pytest.skip(str(full_english_missing()))
+    names = [("--hyp", "hyp1"), ("--hyp", "hyp2"), ("--ref", "ref"), ("--ref", "ref2")]
+    data = [x for flag, name in names for x in (flag, str(job_inputs / f"{name}.txt"))]
+    data += ["--preset", preset, "--lang", "en"] if preset else []
+    rows = tmp_path / "rows"
+    assert main([*data, "--master", "local[2]", "--format", "json", "--rows", str(rows)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = subprocess.run(
+        [sys.executable, "-m", "meteorx", "score", "--quiet", *data, "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    expected = json.loads(want)
+    segments = {s["hyp"]: s.pop("segments") for s in expected["systems"]}
+    assert got == expected
+    table = {(r["system"], r["segment"]): r for r in pq.read_table(rows).to_pylist()}
+    assert len(table) == 2000
+    for system, items in segments.items():
+        for item in items:
+            row = table[(system, str(item["segment"]))]
+            assert (row["score"], row["stats"]) == (item["score"], item["stats"])
+
+
+def test_job_errors_are_one_line(spark: Any, job_inputs: Any, tmp_path: Any, capsys: Any) -> None:
+    from meteorx.spark.job import main
+
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    hyp = str(job_inputs / "hyp1.txt")
+    cases = [
+        (["--hyp", hyp, "--ref", str(short)], "has 1000 lines but"),
+        (["--hyp", hyp], "text input needs --ref"),
+        (["--hyp", str(tmp_path / "nope.txt"), "--ref", hyp], "file not found"),
+        (["--input-format", "parquet", "--hyp", str(short), "--ref", hyp], "--ref-column"),
+        (["--hyp", hyp, "--ref", hyp, "--preset", "nope"], "unknown preset"),
+    ]
+    for args, message in cases:
+        assert main([*args, "--master", "local[2]"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("meteorx: error:"), err
+        assert message in err[0]

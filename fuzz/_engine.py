@@ -8,6 +8,8 @@ built without a C compiler does, or refuses to run without the compiled modules.
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
 
 
 def take_engine_option(argv: list[str]) -> str:
@@ -32,3 +34,17 @@ def take_engine_option(argv: list[str]) -> str:
 def use_engine(engine: str) -> None:
     """Make meteorx run on ``engine`` (call before importing it)."""
     os.environ["METEORX_ENGINE"] = "c" if engine == "compiled" else "python"
+
+
+def fuzz(setup: Callable[[str], None], check: Callable[[bytes], None]) -> None:
+    """Run a target under atheris: ``--engine`` taken from the command line, meteorx
+    instrumented while ``setup(engine)`` imports it, then libFuzzer on ``check``."""
+    import atheris
+
+    argv = list(sys.argv)
+    engine = take_engine_option(argv)
+    use_engine(engine)
+    with atheris.instrument_imports(include=["meteorx", "meteorx_plugins"]):
+        setup(engine)
+    atheris.Setup(argv, check)
+    atheris.Fuzz()

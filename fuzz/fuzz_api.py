@@ -253,18 +253,10 @@ def check(data: bytes) -> None:
 
 
 def main() -> None:
-    import atheris
-
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _engine import take_engine_option, use_engine
+    from _engine import fuzz
 
-    argv = list(sys.argv)
-    engine = take_engine_option(argv)
-    use_engine(engine)
-    with atheris.instrument_imports(include=["meteorx", "meteorx_plugins"]):
-        _setup(engine)
-    atheris.Setup(argv, check)
-    atheris.Fuzz()
+    fuzz(_setup, check)
 
 
 if __name__ == "__main__":

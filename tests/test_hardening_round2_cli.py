@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ from meteorx.cli.common import MAX_RESAMPLES, MAX_SEED
 from meteorx.cli.main import build_parser, main
 from meteorx.parallel import JOBS_PER_CPU, JobsError, default_jobs, resolve_jobs
 from tests.conftest import REPO
+from tests.test_hardening_inputs import one_line_error, run
 
 EXAMPLES = REPO / "examples"
 LI = ["-p", "li", "-l", "en"]
@@ -33,25 +33,6 @@ TWO_SYSTEMS = [
     "-H", str(EXAMPLES / "systems" / "sysB.txt"),
     "-r", str(EXAMPLES / "ref.txt"),
 ]  # fmt: skip
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:  # argparse's errors
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code: int, err: str, *needles: str) -> None:
-    """Exit 2 and exactly one line on stderr, naming what it must."""
-    assert code == 2, err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert re.match(r"meteorx( \w+)?: error: ", lines[0]), err
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
 
 
 def command(*argv: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:

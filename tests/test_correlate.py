@@ -246,6 +246,7 @@ def _run_quietly(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return captured.out
 
 
+@pytest.mark.wordnet  # meteor-2005 has a synonym stage
 @pytest.mark.parametrize("measure", ["darr", "acc-eq"])
 def test_correlate_huge_judgments_give_the_same_figures(
     measure: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 REPO = Path(__file__).resolve().parents[1]
 

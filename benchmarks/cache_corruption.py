@@ -135,7 +135,7 @@ def _lines(path: Path, n: int) -> list[str]:
 
 
 def _scores(kind: Kind, hyps: list[str], refs: list[str]) -> tuple[float, ...]:
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
     kind.forget()
     result = Scorer(kind.config).corpus(hyps, refs)
@@ -196,7 +196,8 @@ def verifies(path: Path) -> bool:
 def run_kind(
     kind: Kind, data: Path, rounds: int, segments: int, rng: random.Random
 ) -> tuple[Counter[str], str]:
-    from meteorx import cache
+    from meteorx.cache import CacheWarning
+    from meteorx.cache import store as cache_store
     from meteorx.errors import MeteorxError
 
     outcomes: Counter[str] = Counter()
@@ -213,7 +214,7 @@ def run_kind(
     for number in range(rounds):
         how = WAYS[number % len(WAYS)]
         done = damage(target, how, rng)
-        cache._WARNED.clear()  # a new process would warn again
+        cache_store._WARNED.clear()  # a new process would warn again
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -227,7 +228,7 @@ def run_kind(
                 outcome = "same" if scores == baseline else "different"
         outcomes[outcome] += 1
         outcomes[how] += 1
-        cache_warnings = [w for w in caught if issubclass(w.category, cache.CacheWarning)]
+        cache_warnings = [w for w in caught if issubclass(w.category, CacheWarning)]
         if len(cache_warnings) == 1:
             outcomes["one warning"] += 1
         if not verifies(target):

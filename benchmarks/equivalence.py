@@ -76,7 +76,7 @@ def _floats(value: Any) -> Any:
 def _api(data: Path, preset: str, norm: str | None) -> dict[str, Any]:
     from dataclasses import asdict
 
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
     kwargs: dict[str, Any] = {"language": "pt" if preset == "pt" else "en"}
     if norm:

@@ -246,7 +246,11 @@ def _registry() -> Any:
 
     base = get_registry()
     extra = {m.name: m for m in (FuzzyMatcher,) if m.name not in base.matchers}
-    return dataclasses.replace(base, matchers={**base.matchers, **extra}) if extra else base
+    if not extra:
+        return base
+    registry = base.copy()
+    registry.matchers.update(extra)
+    return registry
 
 
 def _config_spec(spec: str, target: str) -> tuple[str, str | None]:
@@ -261,7 +265,7 @@ SCORER_REVISION = 2
 def meteorx_scores(spec: str, data: D.DevSet, timing: dict[str, list[float]]) -> Scores:
     from meteorx.config import load_config
     from meteorx.errors import MeteorxError
-    from meteorx.scorer import Scorer, paused_gc
+    from meteorx.metric import Scorer, paused_gc
 
     name, norm = _config_spec(spec, data.target)
     try:
@@ -518,7 +522,7 @@ def _counts(
     soft: float | None,
     lexical: bool,
 ) -> FloatArray:
-    from meteorx.scorer import Scorer, paused_gc
+    from meteorx.metric import Scorer, paused_gc
 
     config = alignment_config(data.target, fuzzy, lowercase, lexical)
     material: list[Any] = ["counts-1", config]
@@ -660,7 +664,7 @@ def check_against_jar(data: D.DevSet, n: int = 300) -> str:
     """Scores from the counts (word and character units, ``li`` parameters) against the
     jar's ``-l en -norm -m "exact stem"`` without and with ``-ch``, on the first ``n``
     segments of the first system: the largest absolute difference of each."""
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
     from tests.oracle import jar as oracle
 
     reason = oracle.unavailable_reason()

@@ -124,7 +124,7 @@ def measure(name: str, systems: list[Lines], repeat: int) -> dict[str, Any]:
 
         cold_start = nltk_compat.clear_caches
     else:
-        from meteorx.scorer import Scorer
+        from meteorx.metric import Scorer
 
         scorer = Scorer("nltk")
         scorer.matchers[-1].wordnet.load()  # type: ignore[attr-defined]

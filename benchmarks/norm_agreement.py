@@ -35,8 +35,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from meteorx_plugins.meteor_norm import norm_tokenizer  # noqa: E402
-from meteorx_plugins.meteor_norm import tokenizer as meteor_norm  # noqa: E402
+from meteorx_plugins.meteor_norm import languages, norm_tokenizer  # noqa: E402
 
 SYSTEMS = ("system1", "system2")
 MODES = {"norm": ["-norm"], "noPunct": ["-norm", "-noPunct"]}
@@ -89,14 +88,14 @@ def run_jar(
 def raw_sacremoses_prefixes() -> Iterator[None]:
     """Temporarily use sacremoses' English list without the jar patch."""
     corpus = importlib.import_module("sacremoses.corpus")
-    saved = dict(meteor_norm._PREFIX_TABLES)
-    raw = meteor_norm.parse_prefix_lines(corpus.NonbreakingPrefixes().words("en"))
-    meteor_norm._PREFIX_TABLES["english"] = raw
+    saved = dict(languages._PREFIX_TABLES)
+    raw = languages.parse_prefix_lines(corpus.NonbreakingPrefixes().words("en"))
+    languages._PREFIX_TABLES["english"] = raw
     try:
         yield
     finally:
-        meteor_norm._PREFIX_TABLES.clear()
-        meteor_norm._PREFIX_TABLES.update(saved)
+        languages._PREFIX_TABLES.clear()
+        languages._PREFIX_TABLES.update(saved)
 
 
 def compare(

@@ -51,8 +51,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from meteorx.metric import Scorer, paused_gc  # noqa: E402
 from meteorx.parallel import score_pairs  # noqa: E402
-from meteorx.scorer import Scorer, paused_gc  # noqa: E402
 from meteorx.streaming import ScoreStream  # noqa: E402
 
 #: ``--preset`` -> the configuration scored (``li`` as in ``speed.py``: the fastest

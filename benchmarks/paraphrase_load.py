@@ -49,7 +49,7 @@ print(json.dumps({
 
 _MATCH = """
 import json, sys, time
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.languages import resolve_language
 from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions
 base = sys.argv[1]

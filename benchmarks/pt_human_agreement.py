@@ -155,7 +155,7 @@ class Timing:
 
 
 def meteorx_metric(config: str, timing: Timing) -> Metric:
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
     start = time.perf_counter()
     scorer = Scorer(config)

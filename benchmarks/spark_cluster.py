@@ -15,7 +15,8 @@ rows/s come from the time spent in Spark jobs (its event log), the same differen
 ``--big N`` instead sends N synthetic rows through the cluster (with
 per-row output) and ``meteorx score --stream --jobs 2``, reporting total time, peak
 RSS of the driver (spark-submit's JVM and the Python driver) and of the executor
-(its JVM and Python workers, sampled every 0.5 s), and whether the system scores agree.
+(its JVM, and its Python workers: pyspark's daemon and the workers it forks), sampled
+every 0.5 s, peaks by tenth of the run, and whether the system scores agree.
 
 Usage::
 
@@ -115,15 +116,19 @@ def jobs_seconds(events: Path) -> float:
 
 
 class PeakRss:
-    """Peak summed RSS (MB) of processes matched by a predicate on (pgid, pid, args)."""
+    """Peak summed RSS (MB) of processes matched by a predicate on (pgid, pid, args,
+    pid -> parent pid),
+    sampled every 0.5 s; ``trace`` keeps every sample, to tell a plateau from growth."""
 
     def __init__(self, roles: dict[str, object]) -> None:
         self.roles = roles
         self.peak = dict.fromkeys(roles, 0.0)
+        self.trace: list[tuple[float, dict[str, float]]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> PeakRss:
+        self._start = time.monotonic()
         self._thread.start()
         return self
 
@@ -134,16 +139,34 @@ class PeakRss:
     def _run(self) -> None:
         while not self._stop.wait(0.5):
             out = subprocess.run(
-                ["ps", "-eo", "pgid=,pid=,rss=,args="], capture_output=True, text=True
+                ["ps", "-eo", "pgid=,pid=,ppid=,rss=,args="], capture_output=True, text=True
             ).stdout
-            totals = dict.fromkeys(self.roles, 0.0)
+            rows = []
+            parent: dict[int, int] = {}
             for line in out.splitlines():
-                pgid, pid, rss, args = line.split(None, 3) + [""] * (4 - len(line.split(None, 3)))
+                pgid, pid, ppid, rss, *rest = line.split(None, 4)
+                rows.append((int(pgid), int(pid), int(rss), rest[0] if rest else ""))
+                parent[int(pid)] = int(ppid)
+            totals = dict.fromkeys(self.roles, 0.0)
+            for pgid, pid, rss, args in rows:
                 for role, match in self.roles.items():
-                    if match(int(pgid), int(pid), args):  # type: ignore[operator]
-                        totals[role] += int(rss) / 1024
+                    if match(pgid, pid, args, parent):  # type: ignore[operator]
+                        totals[role] += rss / 1024
+            self.trace.append((time.monotonic() - self._start, totals))
             for role, value in totals.items():
                 self.peak[role] = max(self.peak[role], value)
+
+    def by_tenths(self) -> list[tuple[float, dict[str, float]]]:
+        """The peak of each role in each tenth of the run: flat rows mean bounded memory."""
+        if not self.trace:
+            return []
+        end = self.trace[-1][0]
+        tenths: list[tuple[float, dict[str, float]]] = []
+        for k in range(10):
+            lo, hi = end * k / 10, end * (k + 1) / 10
+            window = [t for at, t in self.trace if lo <= at <= hi]
+            tenths.append((hi, {r: max((t[r] for t in window), default=0.0) for r in self.roles}))
+        return tenths
 
 
 def throughput(args: argparse.Namespace, cluster: Cluster, folder: Path) -> None:
@@ -198,16 +221,49 @@ def memory(args: argparse.Namespace, cluster: Cluster, folder: Path) -> None:
     command = submit_command(cluster, 2, ["--hyp", str(hyp), "--ref", str(ref), *config,
                                           "--rows", str(folder / "rows")])  # fmt: skip
     command = ["nice", *command]
+    ours = os.getpgid(0)
+
+    def program(args: str) -> str:
+        return Path(args.split(None, 1)[0]).name if args else ""
+
+    # Python workers run under pyspark's daemon, which the executor's JVM starts in a
+    # process group of its own: they are told by their ancestry, so that another
+    # Spark application on the machine (a test's) is not counted.
+    executors: set[int] = set()
+
+    def executor_jvm(pgid: int, pid: int, a: str, parent: dict[int, int]) -> bool:
+        found = pgid == worker_group and program(a) == "java" and "CoarseGrained" in a
+        if found:
+            executors.add(pid)
+        return found
+
+    def executor_python(pgid: int, pid: int, a: str, parent: dict[int, int]) -> bool:
+        if not program(a).startswith("python"):
+            return False
+        while pid in parent and pid > 1:
+            pid = parent[pid]
+            if pid in executors:
+                return True
+        return False
+
     roles = {
-        "driver": lambda pgid, pid, a: pgid == os.getpgid(0) and pid != os.getpid()
-        and ("SparkSubmit" in a or "spark/__main__.py" in a),
-        "executor": lambda pgid, pid, a: pgid == worker_group and "deploy.worker.Worker" not in a,
+        "driver JVM": lambda pgid, pid, a, parent: pgid == ours and program(a) == "java"
+        and "SparkSubmit" in a,
+        "driver Python": lambda pgid, pid, a, parent: pgid == ours
+        and program(a).startswith("python") and "spark/__main__.py" in a,
+        "executor JVM": executor_jvm,
+        "executor Python": executor_python,
     }  # fmt: skip
     with PeakRss(roles) as rss:
         elapsed, out = timed(command, cluster.env)
+    peaks = ", ".join(f"{role} {value:.0f} MB" for role, value in rss.peak.items())
     print(f"spark-submit (2 cores, --rows parquet): {elapsed:.0f} s, "
-          f"{args.big / elapsed:,.0f} rows/s; peak RSS driver {rss.peak['driver']:.0f} MB, "
-          f"executor {rss.peak['executor']:.0f} MB")  # fmt: skip
+          f"{args.big / elapsed:,.0f} rows/s; peak RSS: {peaks}")  # fmt: skip
+    print("\npeak RSS (MB) in each tenth of the run:\n")
+    print("| until (s) | " + " | ".join(roles) + " |")
+    print("|---:|" + "---:|" * len(roles))
+    for until, peak in rss.by_tenths():
+        print(f"| {until:.0f} | " + " | ".join(f"{peak[r]:.0f}" for r in roles) + " |")
     stream = ["nice", sys.executable, "-m", "meteorx", "score", "--stream", "--system-only",
               "--jobs", "2", "--hyp", str(hyp), "--ref", str(ref), *config]  # fmt: skip
     t_stream, want = timed(stream)

@@ -63,7 +63,7 @@ def read(path: Path) -> list[str]:
 def time_meteorx(
     config: dict[str, Any], hyps: list[list[str]], ref: list[str], repeat: int
 ) -> float:
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
     best = float("inf")
     n = 0

@@ -43,8 +43,8 @@ from typing import Any
 
 from meteorx.errors import MeteorxError
 from meteorx.languages import LANGUAGES
+from meteorx.metric import Scorer
 from meteorx.registry import get_registry
-from meteorx.scorer import Scorer
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("METEORX_DATA", REPO.parent / "shared" / "data"))

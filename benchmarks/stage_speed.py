@@ -59,7 +59,7 @@ def main() -> int:
     if not (folder / "xray.reference").is_file():
         print(f"xray data not found under {folder} (set METEORX_DATA)", file=sys.stderr)
         return 2
-    from meteorx.scorer import Scorer, paused_gc
+    from meteorx.metric import Scorer, paused_gc
 
     refs = _read(folder / "xray.reference")
     hyps = _read(folder / "xray.system1.hyp") + _read(folder / "xray.system2.hyp")

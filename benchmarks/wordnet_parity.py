@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from meteorx.scorer import Scorer  # noqa: E402
+from meteorx.metric import Scorer  # noqa: E402
 from meteorx_plugins.wordnet import METEOR15_RULES  # noqa: E402
 from tests.oracle import jar  # noqa: E402
 

@@ -55,7 +55,7 @@ def _setup(engine: str) -> None:
     from meteorx.compat import nltk as nltk_compat
     from meteorx.compat import pycocoevalcap
     from meteorx.errors import MeteorxError
-    from meteorx.scorer import CorpusResult, Scorer, SegmentResult
+    from meteorx.metric import CorpusResult, Scorer, SegmentResult
     from meteorx.stats import Stats
 
     if engine == "python":  # fuzz/_engine.py set METEORX_ENGINE=python

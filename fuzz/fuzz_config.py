@@ -58,8 +58,8 @@ def _setup(engine: str) -> None:
     from meteorx import engine as seam
     from meteorx.config import load_config
     from meteorx.errors import ConfigError, MeteorxError
+    from meteorx.metric import Scorer
     from meteorx.registry import get_registry
-    from meteorx.scorer import Scorer
 
     if engine == "python":  # fuzz/_engine.py set METEORX_ENGINE=python
         assert seam.active() == "python", "compiled path still in use"

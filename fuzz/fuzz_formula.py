@@ -51,7 +51,7 @@ def _setup(engine: str) -> None:
     from meteorx import engine as seam
     from meteorx.config import validate_config
     from meteorx.errors import ConfigError, MeteorxError
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
     from meteorx.scoring import Parameters, compute, formula
     from meteorx.stats import Layout, Stats
 

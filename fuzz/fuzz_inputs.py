@@ -45,8 +45,8 @@ with atheris.instrument_imports():
     from meteorx import formats
     from meteorx.cli.evaluate import build_report
     from meteorx.errors import MeteorxError
+    from meteorx.metric import Scorer
     from meteorx.parallel import score_pairs
-    from meteorx.scorer import Scorer
     from meteorx.scoring import compute
     from meteorx.stats import sum_stats
 

@@ -25,7 +25,7 @@ import atheris
 
 with atheris.instrument_imports():
     from meteorx.errors import InputError, MeteorxError
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
     from meteorx.streaming import LineReader
 
 CONFIGS = [

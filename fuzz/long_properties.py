@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meteorx.errors import MeteorxError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 EN = [
     "the", "a", "an", "cat", "cats", "sat", "sit", "sitting", "on", "mat", "mats", "dog",

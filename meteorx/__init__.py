@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from meteorx.config import MeteorConfig
-    from meteorx.scorer import CorpusResult, Scorer, SegmentResult, TextOrTokens
+    from meteorx.config_models import MeteorConfig
+    from meteorx.metric import CorpusResult, Meteor, Scorer, SegmentResult, TextOrTokens
 
 __all__ = [
+    "Meteor",
     "MeteorConfig",
     "Scorer",
     "__version__",
@@ -30,7 +31,7 @@ __all__ = [
 ]
 
 
-def _shared(config: Any, language: str | None, normalize: str | None) -> Scorer:
+def _shared(config: Any, language: str | None, normalize: str | None) -> Meteor:
     from meteorx.api import build_scorer
 
     return build_scorer(config, language=language, normalize=normalize, shared=True)
@@ -90,16 +91,16 @@ def __getattr__(name: str) -> Any:
         from meteorx import api
 
         return getattr(api, name)
-    if name == "Scorer":
-        from meteorx.scorer import Scorer
+    if name in ("Meteor", "Scorer"):
+        from meteorx import metric
 
-        return Scorer
+        return getattr(metric, name)
     if name == "load_config":
-        from meteorx.config import load_config
+        from meteorx.config_loading import load_config
 
         return load_config
     if name == "MeteorConfig":
-        from meteorx.config import MeteorConfig
+        from meteorx.config_models import MeteorConfig
 
         return MeteorConfig
     raise AttributeError(name)

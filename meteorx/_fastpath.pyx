@@ -416,7 +416,7 @@ def key_candidates(type match_type, list plans, list tables, list hyp_ids, list 
 
 def count_stats(matches, Py_ssize_t n_stages, list hyp_ids, list ref_ids,
                 bytearray function_word):
-    """The per-stage match counts of an alignment (``Scorer._stats`` over word ids).
+    """The per-stage match counts of an alignment (``meteorx.counts.segment_stats`` over word ids).
 
     ``function_word[w]`` is 1 when word ``w`` is a function word. Returns ``(hyp
     function words, ref function words, hyp content matches, ref content matches, hyp
@@ -513,7 +513,7 @@ def alignment_stats(matches, Py_ssize_t chunks, Py_ssize_t n_stages, list hyp_id
                     list ref_ids, bytearray function_word, bint perfect_match_rule,
                     type stats_type):
     """The ``Stats`` record of an alignment (``stats_type`` is
-    :class:`meteorx.stats.Stats`): ``Scorer._stats`` over word ids, the same numbers
+    :class:`meteorx.stats.Stats`): ``meteorx.counts.segment_stats`` over word ids, the same numbers
     (tests compare them). The formula is applied in Python (:mod:`meteorx.scoring`)."""
     hyp_fw, ref_fw, hc, rc, hf, rf, hyp_words, ref_words = count_stats(
         matches, n_stages, hyp_ids, ref_ids, function_word)

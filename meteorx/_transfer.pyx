@@ -2,15 +2,17 @@
 # cython: initializedcheck=False, nonecheck=False
 """Segment results to bytes and back, for moving them between processes (``--jobs``).
 
-:func:`meteorx.parallel.pack` and :func:`meteorx.parallel.unpack_all` are the
-definition: a result as a flat tuple of its values, sent by pickle. Pickling those
-tuples, unpickling them and rebuilding the records cost the collecting process about a
-third of its own scoring time when links and tokens travel too; this module writes
-the same values into one byte string (a type tag and the value's bytes each, floats
-bit for bit) and reads them back into the same records, with no Python-level call per
-value. A reference's tokens shared by consecutive results (results arrive grouped by
-reference) travel once. :func:`encode` returns None for a result holding a value it
-does not know (then the caller pickles the packed form); tests compare
+:mod:`meteorx.transfer` is the definition, with the same functions taking the same
+arguments (the engine picks one of the two modules once per worker pool): a result
+as a flat tuple of its values (:func:`meteorx.transfer.pack`), sent by pickle.
+Pickling those tuples, unpickling them and rebuilding the records cost the
+collecting process about a third of its own scoring time when links and tokens
+travel too; this module writes the same values into one byte string (a type tag and
+the value's bytes each, floats bit for bit) and reads them back into the same
+records, with no Python-level call per value. A reference's tokens shared by
+consecutive results (results arrive grouped by reference) travel once.
+:func:`encode` returns None for a result holding a value it does not know (then the
+caller sends :mod:`meteorx.transfer`'s form); tests compare
 ``decode(encode(results))`` with ``results``, types included.
 """
 
@@ -170,9 +172,9 @@ cdef int _put_tokens(Buffer* buf, object tokens) except -1:
 
 def encode(list results, bint detail, type match_type, tuple stats_fields,
            tuple breakdown_fields):
-    """``results`` (:class:`meteorx.scorer.SegmentResult`) as bytes, or None if one
+    """``results`` (:class:`meteorx.metric.SegmentResult`) as bytes, or None if one
     holds a value this module does not write. Without ``detail`` the links and tokens
-    are left out, as :func:`meteorx.parallel.pack` leaves them."""
+    are left out, as :func:`meteorx.transfer.pack` leaves them."""
     cdef Buffer buf
     cdef Py_ssize_t k, n, j
     cdef object previous_ref = None

@@ -1,7 +1,7 @@
 """The front door, :func:`build_scorer`, and ``meteorx.compute`` (``evaluate``'s convention).
 
 :func:`build_scorer` turns a configuration reference plus overrides into a
-:class:`~meteorx.scorer.Scorer`; every entry point (``meteorx.score``, ``compute``,
+:class:`~meteorx.metric.Scorer`; every entry point (``meteorx.score``, ``compute``,
 the command line, the ``evaluate`` module, Spark, the compat layers) builds its scorer
 there, so they share one set of defaults. :func:`compute` scores like Hugging Face
 ``evaluate``'s metric, without ``evaluate``:
@@ -50,12 +50,12 @@ from meteorx.config import MeteorConfig
 from meteorx.defaults import configure
 from meteorx.errors import InputError
 from meteorx.registry import get_registry
-from meteorx.scoring import system_score
+from meteorx.scoring import system_breakdown
 from meteorx.stats import sum_stats
 
 if TYPE_CHECKING:
+    from meteorx.metric import Meteor
     from meteorx.registry import Registry
-    from meteorx.scorer import Scorer
 
 __all__ = ["build_scorer", "compute"]
 
@@ -63,7 +63,7 @@ __all__ = ["build_scorer", "compute"]
 #: and by the reference itself when it is a preset name (or None): a preset ships with
 #: the package, so the name and overrides say the configuration, and a repeated call
 #: skips reading and validating its YAML.
-_SHARED: dict[Any, Scorer] = {}
+_SHARED: dict[Any, Meteor] = {}
 _LOCK = threading.Lock()
 _MAX_SHARED = 32
 
@@ -79,8 +79,8 @@ def build_scorer(
     delta: float | None = None,
     registry: Registry | None = None,
     shared: bool = False,
-) -> Scorer:
-    """The front door: a configuration reference plus overrides -> a :class:`Scorer`.
+) -> Meteor:
+    """The front door: a configuration reference plus overrides -> a :class:`Meteor`.
 
     ``config`` is a preset name, a YAML path, a dict, a :class:`MeteorConfig` or
     ``None`` (the language's recommended configuration: English, the default language,
@@ -94,14 +94,14 @@ def build_scorer(
     process (what ``meteorx.score``/``compute`` and Spark's executors use): building
     loads the resources; threads may score with it at once (see :class:`Scorer`).
     """
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Meteor
 
     def resolved() -> MeteorConfig:
         return configure(config, language=language, normalize=normalize, alpha=alpha,
                          beta=beta, gamma=gamma, delta=delta)  # fmt: skip
 
     if not shared or registry is not None:
-        return Scorer(resolved(), registry=registry)
+        return Meteor(resolved(), registry=registry)
     named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
     # A shared scorer runs the engine it was built on (meteorx.engine.use switches it)
     # and the plugins it was built with (meteorx.register makes another registry; a
@@ -123,7 +123,7 @@ def build_scorer(
         with _LOCK:
             scorer = _SHARED.get(key)
         if scorer is None:
-            scorer = Scorer(cfg)
+            scorer = Meteor(cfg)
         with _LOCK:
             if len(_SHARED) >= _MAX_SHARED:
                 _SHARED.clear()
@@ -204,13 +204,10 @@ def compute(
     results = [scorer.segment(p, r) for p, r in zip(predictions, refs, strict=True)]
     scores = [r.score for r in results]
     rule = scorer.config.system_score if aggregate is None else aggregate
-    total = scorer.rescore(sum_stats(r.stats for r in results))
-    value = system_score(rule, total, scores).score
+    value = system_breakdown(sum_stats(r.stats for r in results), scorer.params, rule, scores).score
     out: dict[str, Any] = {"meteor": float(value)}
     if segment_scores:
         out["scores"] = scores
     if signature:
-        from meteorx.signature import signature as make_signature
-
-        out["signature"] = make_signature(scorer, refs=max(len(r) for r in refs))
+        out["signature"] = scorer.signature(refs=max(len(r) for r in refs))
     return out

@@ -2,15 +2,21 @@
 
 ``meteorx score --lang L``, ``meteorx.score(..., language=L)``, ``Scorer(language=L)``,
 ``meteorx.compute(..., language=L)`` and Spark all go through :func:`configure` (by way
-of :func:`meteorx.api.build_scorer`, the front door that turns its result into a scorer):
+of :func:`meteorx.api.build_scorer`, the front door that turns its result into a scorer).
+With no preset or configuration named, it scores with the language's default: a table
+the plugins fill (``meteorx_register_language_defaults``; a language's own entry, else
+the one for every language, ``*``). meteorx's ``core`` plugin registers:
 
 * **English** (and no language at all): ``meteor-1.5-en`` with the jar's ``-norm``
   tokenisation (``normalize: meteor``), what Meteor 1.5's README recommends for raw MT
   output.
-* **Every other language**: the ``meteorx`` preset resolved for that language
+* **Every other language** (``*``): the ``meteorx`` preset resolved for that language
   (:func:`meteorx_settings`), which needs no downloaded resource, so it runs offline
   and gives the same numbers on every machine. ``--preset meteorx --lang L`` is the
   same thing, English included.
+
+A plugin may add a language (a Korean matcher can make ``--lang ko`` use it); taking
+``en`` or ``*`` is an error, as any name another plugin has.
 
 The ``meteorx`` preset (``configs/meteorx.yaml``) is one language-independent METEOR,
 tuned jointly on every development set with human judgments and chosen on held-out
@@ -29,25 +35,23 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from meteorx.config import MeteorConfig, NormalizeConfig, load_config, validate_config
-from meteorx.errors import ConfigError
+from meteorx.config_loading import load_config, validate_config
+from meteorx.config_models import MeteorConfig, NormalizeConfig
+from meteorx.errors import ConfigError, LanguageError, PluginError
+from meteorx.hookspecs import LanguageDefault
 from meteorx.languages import Language, resolve_language
 
 __all__ = [
-    "ENGLISH_DEFAULT",
-    "ENGLISH_DEFAULT_NORMALIZE",
     "PER_LANGUAGE_PRESET",
     "WIDTH_FOLDED",
     "configure",
-    "default_preset",
+    "default_name",
     "for_language",
+    "language_default",
     "looks_english",
     "meteorx_settings",
 ]
 
-#: The English default and its normalisation (the jar's ``-l en -norm``).
-ENGLISH_DEFAULT = "meteor-1.5-en"
-ENGLISH_DEFAULT_NORMALIZE = "meteor"
 #: The preset resolved per language.
 PER_LANGUAGE_PRESET = "meteorx"
 #: Languages whose text mixes full-width and half-width forms of the same letters and
@@ -57,9 +61,21 @@ PER_LANGUAGE_PRESET = "meteorx"
 WIDTH_FOLDED = frozenset({"ja", "zh"})
 
 
-def default_preset(language: Language) -> str:
-    """The preset recommended for a language: :data:`ENGLISH_DEFAULT` or ``meteorx``."""
-    return ENGLISH_DEFAULT if language.code == "en" else PER_LANGUAGE_PRESET
+def language_default(language: Language) -> tuple[LanguageDefault, str]:
+    """The configuration recommended for a language, and the plugin that registered it
+    (``meteorx_register_language_defaults``)."""
+    from meteorx.registry import get_registry
+
+    return get_registry().language_default(language)
+
+
+def default_name(default: LanguageDefault, plugin: str) -> str:
+    """How listings name a default: its preset (``meteor-1.5-en --norm meteor``), or the
+    name of its configuration dict, else the plugin that registered it."""
+    config = default.config
+    name = config if isinstance(config, str) else config.get("name")
+    text = name if isinstance(name, str) else f"{plugin}'s default"
+    return text + (f" --norm {default.normalize}" if default.normalize else "")
 
 
 def meteorx_settings(language: Language) -> dict[str, Any]:
@@ -156,14 +172,27 @@ def configure(
     """
     if config is None or (isinstance(config, str) and config == PER_LANGUAGE_PRESET):
         lang = resolve_language(language) if language is not None else resolve_language("en")
-        if config is None and lang.code == "en":
-            cfg = load_config(ENGLISH_DEFAULT)
-            normalize = normalize or ENGLISH_DEFAULT_NORMALIZE
-        else:
+        reference: str | dict[str, Any] = PER_LANGUAGE_PRESET
+        plugin = "core"
+        if config is None:
+            default, plugin = language_default(lang)
+            given = default.config
+            reference = given if isinstance(given, str) else copy.deepcopy(dict(given))
+            normalize = normalize or default.normalize
+        if reference == PER_LANGUAGE_PRESET:
             cfg = validate_config(
                 meteorx_settings(lang), source=f"preset 'meteorx' for {lang.name} ({lang.code})"
             )
-        language = None  # already set, as the ISO code
+            language = None  # already set, as the ISO code
+        else:
+            try:
+                cfg = load_config(reference, language=lang.code)
+            except (ConfigError, LanguageError, PluginError) as error:
+                raise type(error)(
+                    f"the default configuration of {lang.name} ({lang.code}), from plugin "
+                    f"{plugin!r}: {error}"
+                ) from None
+            language = lang.code
     else:
         cfg = load_config(config, language=language)
     overrides = {
@@ -274,9 +303,7 @@ def language_report(language: Language) -> dict[str, Any]:
     from meteorx.registry import get_registry
 
     cfg = configure(None, language=language.code)
-    default = default_preset(language)
-    if cfg.normalize.shorthand == ENGLISH_DEFAULT_NORMALIZE and default == ENGLISH_DEFAULT:
-        default += f" --norm {ENGLISH_DEFAULT_NORMALIZE}"
+    default = default_name(*language_default(language))
     registry = get_registry()
     needed = [r for kind in registry.resources.values() for r in kind.needed(language)]
     # The recommended configuration's stages first, in its order; then the others by name.

@@ -6,7 +6,7 @@ which stage, then P, R, Fmean, chunks, matches, fragmentation, penalty and score
 
 from __future__ import annotations
 
-from meteorx.scorer import Scorer, SegmentResult
+from meteorx.metric import Scorer, SegmentResult
 
 
 def explain_segment(scorer: Scorer, result: SegmentResult, title: str = "") -> str:

@@ -1,16 +1,18 @@
 """Hook specifications: what a meteorx plugin can provide.
 
-Every hook is a *register* hook, called once when the plugin registry is built (never
-per segment). Meteorx passes a ``register`` callable and the plugin calls it with each
-thing it provides. Built-in features use these same hooks (see ``plugins/core.py``).
+Every hook is a *register* hook, called once when its plugin is loaded (never per
+segment). Meteorx passes a ``register`` callable and the plugin calls it with each
+thing it provides. Built-in features use these same hooks (see ``plugins/core.py``; what
+each built-in plugin registers is declared in :mod:`meteorx.builtin_plugins`, so that it
+is imported only when used).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -89,6 +91,21 @@ class ResourceKind:
     needed: Callable[[Language], Iterable[LanguageResource]] = _none_needed
 
 
+@dataclass(frozen=True)
+class LanguageDefault:
+    """A language's recommended configuration: what ``meteorx score --lang L`` (and
+    ``meteorx.score(..., language=L)``) scores with when no preset or configuration is
+    named."""
+
+    #: A preset name (``meteorx``, ``meteor-1.5-en``, one the plugin registers), or a
+    #: configuration as a dict (``{"extends": "meteorx", "stages": [...]}``). It is
+    #: loaded for the language, as ``--preset NAME --lang L`` would be.
+    config: str | Mapping[str, Any]
+    #: The normalisation it is scored with unless one is asked for (``--norm``), as a
+    #: ``normalize:`` shorthand (``meteor``); ``None`` keeps the configuration's.
+    normalize: str | None = None
+
+
 # -- the hooks ---------------------------------------------------------------------
 
 
@@ -164,4 +181,16 @@ def meteorx_register_presets(register: Callable[[Traversable], None]) -> None:
         :class:`~pathlib.Path`): its ``NAME.yaml`` files are presets ``NAME``, and
         those in a subfolder ``SUB`` presets ``SUB/NAME``; or with one ``NAME.yaml``
         file. A preset name registered twice (by any two plugins) is an error.
+    """
+
+
+@hookspec
+def meteorx_register_language_defaults(register: Callable[[str, LanguageDefault], None]) -> None:
+    """Register the recommended configuration of languages (``--lang L`` alone).
+
+    :param register: ``register(language, default)``; ``language`` is an ISO 639-1
+        code as :func:`meteorx.languages.resolve_language` returns it (``ko``, not
+        ``ko-KR`` or ``Korean``), or ``"*"`` for every language no plugin names;
+        ``default`` a :class:`LanguageDefault`. A language registered twice (by any two
+        plugins) is an error: meteorx's own ``core`` plugin registers ``en`` and ``*``.
     """

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from pathlib import Path
 from typing import Any, TypeVar
 
-from meteorx.errors import InputError
+from meteorx.errors import InputError, MeteorxError
+
+#: A sentence: raw text (normalised per configuration) or a ready token list.
+TextOrTokens = str | Sequence[str]
 
 H = TypeVar("H")
 R = TypeVar("R")
@@ -37,31 +40,33 @@ def check_stdin_once(paths: list[str]) -> None:
         )
 
 
-def read_lines(path: str | Path) -> list[str]:
-    """Lines of a UTF-8 text file (``-`` reads standard input).
+#: The UTF-8 byte-order mark, dropped at the start of a file.
+UTF8_BOM = b"\xef\xbb\xbf"
 
-    A byte-order mark is dropped, CRLF and CR line ends are accepted, and invalid
-    UTF-8 is an :class:`InputError` naming the file, line and byte.
+
+def open_error(name: str, error: OSError) -> InputError:
+    """The :class:`InputError` for a segment file that cannot be opened or read."""
+    if isinstance(error, FileNotFoundError):
+        return InputError(f"file not found: {name}")
+    if isinstance(error, IsADirectoryError):
+        return InputError(f"expected a file, got a directory: {name}")
+    return InputError(f"cannot read {name}: {error.strerror}")
+
+
+def split_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
+    """The lines of ``data``, bytes of the segment file ``name`` from line ``first_line``.
+
+    At the start of the file (``first_line`` 1) a byte-order mark is dropped; LF, CRLF
+    and CR end lines; invalid UTF-8 is an :class:`InputError` naming the file, line and
+    byte. :func:`read_lines` gives a whole file to it, a streaming reader one line at a
+    time: the same lines and errors either way.
     """
-    name = str(path)
-    if name == "-":
-        data = sys.stdin.buffer.read()
-        name = "<stdin>"
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise InputError(f"file not found: {name}") from None
-        except IsADirectoryError:
-            raise InputError(f"expected a file, got a directory: {name}") from None
-        except OSError as error:
-            raise InputError(f"cannot read {name}: {error.strerror}") from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if first_line == 1 and data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM) :]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
+        line = first_line + data.count(b"\n", 0, error.start)
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         raise InputError(
             f"{name}, line {line}, byte {column}: invalid UTF-8 "
@@ -73,18 +78,58 @@ def read_lines(path: str | Path) -> list[str]:
     return lines
 
 
-def read_parallel(hyp_path: str | Path, ref_paths: list[str]) -> tuple[list[str], list[list[str]]]:
-    """A hypothesis file and its reference files, checked to have equal line counts."""
-    check_stdin_once([str(hyp_path), *ref_paths])
-    hyps = read_lines(hyp_path)
-    refs = [read_lines(p) for p in ref_paths]
-    for path, lines in zip(ref_paths, refs, strict=True):
-        if len(lines) != len(hyps):
-            raise InputError(
-                f"{hyp_path} has {len(hyps)} lines but {path} has {len(lines)}; "
-                "hypothesis and reference files must be line-aligned"
-            )
-    return hyps, refs
+def read_lines(path: str | Path) -> list[str]:
+    """Lines of a UTF-8 text file (``-`` reads standard input), as :func:`split_lines`
+    splits them; a file that cannot be read is an :class:`InputError` (:func:`open_error`).
+    """
+    name = str(path)
+    if name == "-":
+        return split_lines(sys.stdin.buffer.read(), "<stdin>")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise open_error(name, error) from None
+    return split_lines(data, name)
+
+
+def read_aligned(
+    hyp_paths: Sequence[str | Path], ref_paths: Sequence[str | Path], max_chars: int = 0
+) -> tuple[list[list[str]], list[list[str]]]:
+    """The lines of hypothesis files (one per system) and of the reference files they
+    share: ``(hypotheses per system, lines per reference file)``.
+
+    Every file is read once (:func:`read_lines`; standard input feeds one of them at
+    most), and each hypothesis file must have as many lines as each reference file.
+    With ``max_chars``, a line longer than that is an :class:`InputError` naming file
+    and line (:func:`check_length`): the hypothesis files are checked first, then the
+    references segment by segment.
+    """
+    check_stdin_once([str(p) for p in (*hyp_paths, *ref_paths)])
+    systems: list[list[str]] = []
+    refs: list[list[str]] | None = None
+    for hyp_path in hyp_paths:
+        hyps = read_lines(hyp_path)
+        if refs is None:
+            refs = [read_lines(p) for p in ref_paths]
+        for path, lines in zip(ref_paths, refs, strict=True):
+            if len(lines) != len(hyps):
+                raise InputError(
+                    f"{hyp_path} has {len(hyps)} lines but {path} has {len(lines)}; "
+                    "hypothesis and reference files must be line-aligned"
+                )
+        systems.append(hyps)
+    if refs is None:
+        refs = []
+    if max_chars:
+        for hyp_path, hyps in zip(hyp_paths, systems, strict=True):
+            for number, line in enumerate(hyps, 1):
+                if len(line) > max_chars:
+                    check_length(line, f"{hyp_path}, line {number}", max_chars)
+        for number, segment in enumerate(zip(*refs, strict=True), 1):
+            for path, line in zip(ref_paths, segment, strict=True):
+                if len(line) > max_chars:
+                    check_length(line, f"{path}, line {number}", max_chars)
+    return systems, refs
 
 
 def paired(hyps: Iterable[H], refs: Iterable[R]) -> Iterator[tuple[H, R]]:
@@ -115,3 +160,69 @@ def paired(hyps: Iterable[H], refs: Iterable[R]) -> Iterator[tuple[H, R]]:
 
 
 _END = object()
+
+
+def check_encodable(text: str) -> None:
+    """Raise InputError for text that is not valid Unicode (lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InputError(
+            f"text contains an unpaired surrogate (U+{ord(text[error.start]):04X}) at "
+            f"character {error.start}: it is not valid Unicode"
+        ) from None
+
+
+def check_text(value: object, what: str) -> None:
+    """Raise InputError unless ``value`` is a string or a sequence of strings."""
+    if isinstance(value, str):
+        return
+    if isinstance(value, (list, tuple)):
+        try:
+            "".join(value)  # a TypeError names no token: say it below
+            return
+        except TypeError:
+            pass
+    raise InputError(
+        f"the {what} must be a string or a list of string tokens, not "
+        f"{type(value).__name__}"
+        + (" containing non-strings" if isinstance(value, (list, tuple)) else "")
+    )
+
+
+def checked_references(
+    hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
+) -> Sequence[TextOrTokens]:
+    """The references of a segment as a list (:func:`reference_list`), after checking
+    the hypothesis and them (InputError, or MeteorxError for no reference at all)."""
+    check_text(hyp, "hypothesis")
+    if not isinstance(refs, str) and (
+        not isinstance(refs, Iterable) or isinstance(refs, (bytes, bytearray, Mapping, Set))
+    ):
+        raise InputError(
+            f"references must be a string, a token list or a list of those, "
+            f"not {type(refs).__name__}"
+        )
+    ref_list = reference_list(hyp, refs)
+    for ref in ref_list:
+        check_text(ref, "reference")
+    if not ref_list:
+        raise MeteorxError("at least one reference is needed")
+    return ref_list
+
+
+def reference_list(
+    hyp: TextOrTokens, refs: TextOrTokens | Sequence[TextOrTokens]
+) -> Sequence[TextOrTokens]:
+    """Normalise the ``refs`` argument to a list of references.
+
+    A string is one reference. With a string hypothesis, a list holds reference
+    strings; with a token-list hypothesis, a list of strings is *one* tokenised
+    reference and a list of lists holds several.
+    """
+    if isinstance(refs, str):
+        return [refs]
+    refs = list(refs)
+    if not isinstance(hyp, str) and refs and all(isinstance(r, str) for r in refs):
+        return [refs]  # type: ignore[list-item]
+    return refs

@@ -98,12 +98,6 @@ class Matcher(ABC):
         self.options = options
         self.language = language
 
-    @classmethod
-    def supports(cls, language: Language) -> bool:
-        """Whether it serves ``language`` with its default options (the per-language
-        ``meteorx`` preset includes an optional stage only then)."""
-        return True
-
     def prepare(self, tokens: Sequence[str]) -> Any:
         """Per-sentence features (stems, lemmas…); by default the tokens themselves."""
         return tokens
@@ -178,10 +172,55 @@ class KeyMatcher(Matcher):
                 continue
             positions = sorted(found)
             if limit and len(positions) > limit:
-                k = bisect_left(positions, j)
-                lo = max(0, min(k - limit // 2, len(positions) - limit))
-                positions = positions[lo : lo + limit]
+                positions = nearest(positions, j, limit)
             token = ref_tokens[j]
             for i in positions:
                 if not (skip_identical and hyp_tokens[i] == token):
                     yield (i, 1, j, 1)
+
+
+class SingleKeyMatcher(KeyMatcher):
+    """A :class:`KeyMatcher` whose every word has exactly one key (exact, stem,
+    lemma). Subclasses write :meth:`key` alone; :meth:`prepare` and :meth:`candidates`
+    are KeyMatcher's specialised to one key (what the pure-Python engine runs), and
+    the compiled pass reads the keys of a batch of new words in one call."""
+
+    @abstractmethod
+    def key(self, word: str) -> Hashable:
+        """The word's one key."""
+
+    def keys(self, word: str) -> tuple[Hashable]:
+        return (self.key(word),)
+
+    def single_keys(self, words: list[str]) -> list[Hashable]:
+        return list(map(self.key, words))
+
+    def prepare(self, tokens: Sequence[str]) -> Any:
+        keys = self.single_keys(list(tokens))
+        index: dict[Hashable, list[int]] = {}
+        for i, key in enumerate(keys):
+            index.setdefault(key, []).append(i)
+        return tokens, keys, index
+
+    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
+        hyp_tokens, _, hyp_index = hyp
+        ref_tokens, ref_keys, _ = ref
+        limit = self.max_links
+        skip_identical = not self.link_identical
+        for j, key in enumerate(ref_keys):
+            positions = hyp_index.get(key)
+            if positions:
+                if limit and len(positions) > limit:
+                    positions = nearest(positions, j, limit)
+                token = ref_tokens[j]
+                for i in positions:
+                    if not (skip_identical and hyp_tokens[i] == token):
+                        yield (i, 1, j, 1)  # a Span; plain tuples are cheaper to build
+
+
+def nearest(positions: list[int], j: int, limit: int) -> list[int]:
+    """The ``limit`` of ``positions`` (ascending) nearest to ``j``: a word links to
+    at most ``limit`` occurrences on the other side (see ``KeyMatcher.max_links``)."""
+    k = bisect_left(positions, j)
+    lo = max(0, min(k - limit // 2, len(positions) - limit))
+    return positions[lo : lo + limit]

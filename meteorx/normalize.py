@@ -12,7 +12,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
 
-from meteorx.config import NormalizeConfig, describe_error
+from meteorx.config_models import NormalizeConfig
+from meteorx.error_text import describe_error
 from meteorx.errors import MeteorxError, PluginError
 from meteorx.languages import Language
 from meteorx.registry import Registry

@@ -201,3 +201,16 @@ def system_score(
         return total
     score_sum, count = segments() if callable(segments) else (sum(segments), len(segments))
     return replace(total, score=score_sum / count) if count else total
+
+
+def system_breakdown(
+    total: Stats,
+    params: Parameters,
+    rule: str,
+    segments: Sequence[float] | Callable[[], tuple[float, int]],
+) -> Breakdown:
+    """The corpus aggregation, written once: the formula over a system's (or a
+    document's) summed statistics ``total``, under the ``system_score`` rule
+    (:func:`system_score`). Every path that reports a system score -- a whole corpus,
+    streaming, ``--jobs``, Spark, reports, ``meteorx.compute`` -- ends here."""
+    return system_score(rule, compute(total, params), segments)

@@ -11,19 +11,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from meteorx import __version__
-from meteorx.config import SOFT_CREDIT
+from meteorx.config_models import SOFT_CREDIT
 from meteorx.normalize import tokenizer_description
 
 if TYPE_CHECKING:
     from meteorx.align import Aligner
-    from meteorx.config import MeteorConfig
+    from meteorx.config_models import MeteorConfig
     from meteorx.languages import Language
     from meteorx.matchers import Matcher
     from meteorx.registry import Registry
 
 
 class Described(Protocol):
-    """What a signature reads of a scorer (:class:`meteorx.scorer.Scorer` has it all):
+    """What a signature reads of a scorer (:class:`meteorx.metric.Scorer` has it all):
     the signature module needs no scorer, so the scorer can import it."""
 
     @property

@@ -2,10 +2,10 @@
 
 :func:`score_files` (files) and :func:`score_stream` (any iterables) return a
 :class:`ScoreStream`: iterate over it to get each segment's
-:class:`~meteorx.scorer.SegmentResult` as soon as it is scored; meanwhile it adds the
+:class:`~meteorx.metric.SegmentResult` as soon as it is scored; meanwhile it adds the
 segment's :class:`~meteorx.stats.Stats` to a running total and forgets the segment.
 When the iteration ends, :meth:`ScoreStream.summary` gives the system score of the
-summed statistics, the same number :meth:`Scorer.corpus <meteorx.scorer.Scorer.corpus>`
+summed statistics, the same number :meth:`Scorer.corpus <meteorx.metric.Scorer.corpus>`
 gives for the same input. Memory stays flat however long the input is: one line per
 file, one segment, the running total (and the scorer's bounded caches).
 
@@ -39,11 +39,10 @@ from typing import IO, TextIO
 
 from meteorx.errors import InputError, MeteorxError
 from meteorx.formats.writers import text_segment_line, text_system_line, tsv_cells, tsv_header
-from meteorx.inputs import check_length
+from meteorx.inputs import check_length, open_error, split_lines
+from meteorx.metric import Scorer, SegmentResult, TextOrTokens
 from meteorx.parallel import score_iter
-from meteorx.scorer import Scorer, SegmentResult, TextOrTokens
-from meteorx.scoring import Breakdown, compute, system_score
-from meteorx.signature import signature
+from meteorx.scoring import Breakdown
 from meteorx.stats import Stats
 
 __all__ = [
@@ -57,8 +56,6 @@ __all__ = [
     "score_stream",
     "write_stream",
 ]
-
-_BOM = b"\xef\xbb\xbf"
 
 #: While streaming, the scorer's reference cache is emptied past this many entries.
 #: Each entry costs a few kB (about 7 kB for 25-word references with exact + stem), and
@@ -76,7 +73,8 @@ Pair = tuple[TextOrTokens, "TextOrTokens | Sequence[TextOrTokens]"]
 class LineReader:
     """The lines of a UTF-8 text file, read lazily (``-`` = standard input).
 
-    Yields exactly the lines :func:`meteorx.inputs.read_lines` returns, one at a time.
+    Yields exactly the lines :func:`meteorx.inputs.read_lines` returns, one at a time
+    (each physical line goes through the same :func:`meteorx.inputs.split_lines`).
     Opening is eager, so a missing file fails at construction; a decoding error fails
     when the bad line is reached. ``lines_read`` counts the lines yielded so far.
     """
@@ -94,12 +92,8 @@ class LineReader:
             return
         try:
             self._handle = open(path, "rb")  # noqa: SIM115 - closed by close()/__exit__
-        except FileNotFoundError:
-            raise InputError(f"file not found: {self.name}") from None
-        except IsADirectoryError:
-            raise InputError(f"expected a file, got a directory: {self.name}") from None
         except OSError as error:
-            raise InputError(f"cannot read {self.name}: {error.strerror}") from None
+            raise open_error(self.name, error) from None
 
     def __iter__(self) -> LineReader:
         return self
@@ -109,32 +103,14 @@ class LineReader:
             try:
                 raw = self._handle.readline()
             except OSError as error:
-                raise InputError(f"cannot read {self.name}: {error.strerror}") from None
+                raise open_error(self.name, error) from None
             if not raw:
                 raise StopIteration
             self._physical += 1
-            if self._physical == 1 and raw.startswith(_BOM):
-                raw = raw[3:]
-                if not raw:  # a file holding only the byte-order mark
-                    continue
-            self._pending.extend(self._decode(raw))
+            # A lone CR ends a line too (old Mac files): one physical line may hold several.
+            self._pending.extend(split_lines(raw, self.name, self._physical))
         self.lines_read += 1
         return self._pending.popleft()
-
-    def _decode(self, raw: bytes) -> list[str]:
-        if raw.endswith(b"\n"):
-            raw = raw[:-1]
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(
-                f"{self.name}, line {self._physical}, byte {error.start + 1}: invalid UTF-8 "
-                f"(byte 0x{raw[error.start]:02x}); re-encode the file as UTF-8"
-            ) from None
-        # A lone CR ends a line too (old Mac files), as in read_lines.
-        return text.split("\r") if "\r" in text else [text]
 
     def count_rest(self) -> int:
         """Read to the end without keeping anything; the total number of lines."""
@@ -174,7 +150,7 @@ def iter_parallel(
 
     The files are opened at once (a missing file fails here, before anything is
     scored); an :class:`InputError` with both line counts, worded as
-    :func:`meteorx.inputs.read_parallel` words it, comes as soon as one file ends
+    :func:`meteorx.inputs.read_aligned` words it, comes as soon as one file ends
     before another. A line longer than ``max_chars`` characters is an :class:`InputError`
     naming it (0 = no limit; see :data:`meteorx.inputs.MAX_SEGMENT_CHARS`).
     """
@@ -301,18 +277,14 @@ class ScoreStream:
         With ``system_score: mean`` in the configuration, ``score`` is the mean of the
         segment scores instead (the breakdown's other fields still come from the sums).
         """
-        breakdown = system_score(
-            self.scorer.config.system_score,
-            compute(self.total, self.scorer.params),
-            lambda: (self.score_sum, self.count),
-        )
+        breakdown = self.scorer.system(self.total, lambda: (self.score_sum, self.count))
         return StreamSummary(
             breakdown.score,
             breakdown,
             self.total,
             self.count,
             self.empty,
-            signature(self.scorer, refs=self.refs),
+            self.scorer.signature(refs=self.refs),
         )
 
 
@@ -387,7 +359,7 @@ def write_stream(
     p = precision
     tsv = fmt == "tsv"
     if tsv:
-        out.write(tsv_header(signature(stream.scorer, refs=stream.refs)))
+        out.write(tsv_header(stream.scorer.signature(refs=stream.refs)))
         out.flush()
     last = time.monotonic()
     results = iter(stream)

@@ -7,7 +7,7 @@ covers several words on each side needs no special case anywhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
@@ -53,29 +53,27 @@ class Alignment:
     chunks: int
     optimal: bool = True  # False when a search bound forced a fallback
 
-    def hyp_to_ref(self) -> dict[int, int]:
-        """Map every linked hypothesis position to the reference position of its match."""
-        out: dict[int, int] = {}
-        for m in self.matches:
-            for k in range(m.hyp_len):
-                out[m.hyp_start + k] = m.ref_start
-        return out
 
-
-def count_chunks(matches: tuple[Match, ...] | list[Match]) -> int:
-    """Chunks of an alignment given in reference order.
+def count_chunks(matches: Iterable[Sequence[int]]) -> int:
+    """Chunks of an alignment given in reference order: the one chunk count of meteorx's
+    Python code (the aligners' pure-Python twins and the NLTK mode count with it).
 
     A chunk is a maximal run of matches that are adjacent in the reference and adjacent,
-    in the same order, in the hypothesis. (Meteor 1.5 counts them the same way.)
+    in the same order, in the hypothesis. (Meteor 1.5 counts them the same way.) A match
+    is read as ``(ref_start, ref_len, hyp_start, hyp_len, ...)``, a :class:`Match` or any
+    tuple starting so. The definition is symmetric: the same matches in hypothesis order,
+    each given as ``(hyp_start, hyp_len, ref_start, ref_len)``, have the same count.
     """
     chunks = 0
     last_ref_end = -1
     last_hyp_end = -1
     for m in matches:
-        if m.ref_start != last_ref_end or m.hyp_start != last_hyp_end:
+        ref_start = m[0]
+        hyp_start = m[2]
+        if ref_start != last_ref_end or hyp_start != last_hyp_end:
             chunks += 1
-        last_ref_end = m.ref_start + m.ref_len
-        last_hyp_end = m.hyp_start + m.hyp_len
+        last_ref_end = ref_start + m[1]
+        last_hyp_end = hyp_start + m[3]
     return chunks
 
 

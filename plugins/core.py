@@ -1,25 +1,24 @@
 """The core plugin: exact and Snowball-stem matchers, the aligners, the whitespace and
-character tokenizers and the presets (function-word sources are the ``function_words``
-plugin's)."""
+character tokenizers, the presets and the languages' defaults (function-word sources
+are the ``function_words`` plugin's)."""
 
 from __future__ import annotations
 
 import functools
 import threading
 import unicodedata
-from bisect import bisect_left
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.align.meteor15 import Meteor15Aligner
 from meteorx.align.optimal import OptimalAligner
 from meteorx.errors import LanguageError, ResourceError
-from meteorx.hookspecs import hookimpl
+from meteorx.hookspecs import LanguageDefault, hookimpl
 from meteorx.languages import Language
-from meteorx.matchers import KeyMatcher, Matcher, SpanLike
+from meteorx.matchers import Matcher, SingleKeyMatcher
 from meteorx.registry import AlignerFactory, TokenizerFactory
 
 if TYPE_CHECKING:
@@ -31,24 +30,7 @@ if TYPE_CHECKING:
 MAX_LINKS_PER_WORD = 48
 
 
-def _nearest(positions: list[int], j: int) -> Sequence[int]:
-    """``positions`` (ascending) if short, else the MAX_LINKS_PER_WORD nearest to ``j``."""
-    if len(positions) <= MAX_LINKS_PER_WORD:
-        return positions
-    k = bisect_left(positions, j)
-    half = MAX_LINKS_PER_WORD // 2
-    lo = max(0, min(k - half, len(positions) - MAX_LINKS_PER_WORD))
-    return positions[lo : lo + MAX_LINKS_PER_WORD]
-
-
-def _positions(tokens: Sequence[str]) -> dict[str, list[int]]:
-    index: dict[str, list[int]] = {}
-    for i, token in enumerate(tokens):
-        index.setdefault(token, []).append(i)
-    return index
-
-
-class ExactMatcher(KeyMatcher):
+class ExactMatcher(SingleKeyMatcher):
     """Links identical tokens."""
 
     name = "exact"
@@ -57,24 +39,11 @@ class ExactMatcher(KeyMatcher):
     link_identical = True
     max_links = MAX_LINKS_PER_WORD
 
-    def keys(self, word: str) -> tuple[str]:
-        return (word,)
+    def key(self, word: str) -> str:
+        return word
 
     def single_keys(self, words: list[str]) -> list[Hashable]:
         return list(words)
-
-    # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
-
-    def prepare(self, tokens: Sequence[str]) -> tuple[Sequence[str], dict[str, list[int]]]:
-        return tokens, _positions(tokens)
-
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
-        hyp_index: dict[str, list[int]] = hyp[1]
-        for j, token in enumerate(ref[0]):
-            positions = hyp_index.get(token)
-            if positions:
-                for i in _nearest(positions, j):
-                    yield (i, 1, j, 1)  # a Span; plain tuples are cheaper to build
 
 
 class StemOptions(BaseModel):
@@ -129,7 +98,7 @@ def _snowball_stem_word(algorithm: str) -> Callable[[str], str]:
         raise LanguageError(f"Snowball has no stemmer {algorithm!r}") from error
 
 
-class StemMatcher(KeyMatcher):
+class StemMatcher(SingleKeyMatcher):
     """Links words with the same Snowball stem."""
 
     name = "stem"
@@ -149,11 +118,10 @@ class StemMatcher(KeyMatcher):
         self.algorithm = algorithm
         self._stem_word = snowball_stemmer(algorithm)
         self._cache: dict[str, str] = {}
-        self._skip_identical = options.skip_identical
         self.link_identical = not options.skip_identical
 
-    def keys(self, word: str) -> tuple[str]:
-        return (self.stem(word),)
+    def key(self, word: str) -> str:
+        return self.stem(word)
 
     def single_keys(self, words: list[str]) -> list[Hashable]:
         cache = self._cache
@@ -162,8 +130,6 @@ class StemMatcher(KeyMatcher):
         stem_word = self._stem_word
         return [cache.get(w) or cache.setdefault(w, stem_word(w)) for w in words]
 
-    # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
-
     def stem(self, word: str) -> str:
         stem = self._cache.get(word)
         if stem is None:
@@ -171,25 +137,6 @@ class StemMatcher(KeyMatcher):
                 self._cache.clear()
             stem = self._cache[word] = self._stem_word(word)
         return stem
-
-    def prepare(
-        self, tokens: Sequence[str]
-    ) -> tuple[Sequence[str], list[str], dict[str, list[int]]]:
-        cache = self._cache
-        stems = [cache.get(t) or self.stem(t) for t in tokens]
-        return tokens, stems, _positions(stems)
-
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[SpanLike]:
-        hyp_tokens, _, hyp_index = hyp
-        ref_tokens, ref_stems, _ = ref
-        skip = self._skip_identical
-        for j, stem in enumerate(ref_stems):
-            positions = hyp_index.get(stem)
-            if positions:
-                token = ref_tokens[j]
-                for i in _nearest(positions, j):
-                    if not (skip and hyp_tokens[i] == token):
-                        yield (i, 1, j, 1)
 
     def describe(self) -> str:
         return f"{self.name}.v{self.version}(snowball-{self.algorithm})"
@@ -210,6 +157,16 @@ def meteorx_register_aligners(register: Callable[[str, AlignerFactory], None]) -
 @hookimpl
 def meteorx_register_presets(register: Callable[[Traversable], None]) -> None:
     register(resources.files("meteorx.configs"))  # configs/ in the source tree
+
+
+@hookimpl
+def meteorx_register_language_defaults(register: Callable[[str, LanguageDefault], None]) -> None:
+    """``--lang L`` alone: English is scored as Meteor 1.5's README recommends for raw MT
+    output (``meteor-1.5-en`` with the jar's ``-norm``); every other language with the
+    ``meteorx`` preset resolved for it, which needs no downloaded resource (the same
+    numbers on every machine). A plugin may register its own default for a language."""
+    register("en", LanguageDefault("meteor-1.5-en", normalize="meteor"))
+    register("*", LanguageDefault("meteorx"))
 
 
 def _whitespace(language: Language) -> Callable[[str], list[str]]:

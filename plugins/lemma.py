@@ -41,8 +41,7 @@ from meteorx.cache import Record, cached
 from meteorx.errors import LanguageError
 from meteorx.hookspecs import hookimpl
 from meteorx.languages import Language
-from meteorx.matchers import KeyMatcher, Matcher
-from meteorx.types import Span
+from meteorx.matchers import Matcher, SingleKeyMatcher
 
 __all__ = [
     "LemmaMatcher",
@@ -323,14 +322,7 @@ class LemmaOptions(BaseModel):
     )
 
 
-def _positions(keys: Sequence[str]) -> dict[str, list[int]]:
-    index: dict[str, list[int]] = {}
-    for i, key in enumerate(keys):
-        index.setdefault(key, []).append(i)
-    return index
-
-
-class LemmaMatcher(KeyMatcher):
+class LemmaMatcher(SingleKeyMatcher):
     """Links words with the same simplemma lemma (compared case-insensitively).
 
     The lemma is followed to a fixed point (see :func:`lemma_chain`), so "lindas",
@@ -340,10 +332,6 @@ class LemmaMatcher(KeyMatcher):
     name = "lemma"
     version = "1"
     Options = LemmaOptions
-
-    @classmethod
-    def supports(cls, language: Language) -> bool:
-        return simplemma_code(language) is not None
 
     def __init__(self, options: BaseModel, language: Language) -> None:
         super().__init__(options, language)
@@ -358,7 +346,6 @@ class LemmaMatcher(KeyMatcher):
         self.code = code
         self.greedy = options.greedy
         self._lemma = lemmatizer(code, options.greedy)
-        self._skip_identical = options.skip_identical
         self.link_identical = not options.skip_identical
         self._stop: frozenset[str] = (
             builtin_function_words(language) if options.skip_function_words else frozenset()
@@ -381,29 +368,8 @@ class LemmaMatcher(KeyMatcher):
             self._memo[token] = key
         return key
 
-    def keys(self, word: str) -> tuple[str]:
-        return (self.lemma(word),)
-
-    # prepare and candidates: faster equivalents of KeyMatcher's for one key per word
-
-    def prepare(
-        self, tokens: Sequence[str]
-    ) -> tuple[Sequence[str], list[str], dict[str, list[int]]]:
-        memo = self._memo
-        lemmas = [memo.get(t) or self.lemma(t) for t in tokens]
-        return tokens, lemmas, _positions(lemmas)
-
-    def candidates(self, hyp: Any, ref: Any) -> Iterable[Span]:
-        hyp_tokens, _, hyp_index = hyp
-        ref_tokens, ref_lemmas, _ = ref
-        skip = self._skip_identical
-        for j, lemma in enumerate(ref_lemmas):
-            positions = hyp_index.get(lemma)
-            if positions:
-                token = ref_tokens[j]
-                for i in positions:
-                    if not (skip and hyp_tokens[i] == token):
-                        yield Span(i, 1, j, 1)
+    def key(self, word: str) -> str:
+        return self.lemma(word)
 
     def describe(self) -> str:
         greedy = "-greedy" if self.greedy else ""

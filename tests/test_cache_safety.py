@@ -24,6 +24,8 @@ import pytest
 
 from meteorx import cache
 from meteorx.cache import CacheWarning, Record, cache_dir, cached
+from meteorx.cache import folder as cache_folder
+from meteorx.cache import store as cache_store
 from meteorx.cli.main import main as cli_main
 from meteorx.cli.resources_cmd import install_resource, read_manifest
 from meteorx.errors import MeteorxError, ResourceError
@@ -47,8 +49,8 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
 
 
 def _forget_all() -> None:
-    cache._WARNED.clear()
-    cache._FOLDER_WARNED.clear()
+    cache_store._WARNED.clear()
+    cache_folder._FOLDER_WARNED.clear()
     wn_reader._LOADED.clear()
     lemma._FACTORY._tables.clear()
     omw.load_index.cache_clear()
@@ -164,7 +166,7 @@ def _verifies(path: Path) -> bool:
 def _reload_after(kind: Kind, value: Any, file: Path) -> None:
     """Loading again gives the same value, not from the damaged file, with one
     warning; the file is then rebuilt and later loads use it."""
-    cache._WARNED.clear()
+    cache_store._WARNED.clear()
     with pytest.warns(CacheWarning, match="rebuilding it") as caught:
         again, again_file, from_cache = kind.load()
     assert len([w for w in caught if issubclass(w.category, CacheWarning)]) == 1
@@ -331,7 +333,7 @@ def test_cli_run_with_a_planted_pickle(tmp_path: Path) -> None:
 
 
 def _score_synonyms(tiny: Path) -> float:
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
     wn_reader._LOADED.clear()
     config = {

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from meteorx.config import load_config, preset_names
+from meteorx.config import load_config
+from meteorx.config_loading import preset_names
 from meteorx.errors import ConfigError, LanguageError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 
 def test_every_preset_loads() -> None:

@@ -1,7 +1,7 @@
 """Meta-evaluation (meteorx.metaeval) and ``meteorx correlate``.
 
 Every expected value below is worked out by hand in the comments, from the measures'
-definitions (see meteorx/metaeval.py), not taken from the implementation.
+definitions (see meteorx/metaeval/), not taken from the implementation.
 """
 
 from __future__ import annotations

@@ -20,8 +20,9 @@ import pytest
 from meteorx import engine
 from meteorx.cli.main import main
 from meteorx.errors import ConfigError
-from meteorx.parallel import decode, encode
-from meteorx.scorer import CorpusResult, Scorer
+from meteorx.metric import CorpusResult, Scorer
+from meteorx.transfer import DECODE_ARGS, ENCODE_ARGS
+from meteorx.worker_pool import transfer_kernel
 from tests.conftest import DATA, require_data, require_full_english, require_wordnet
 
 #: id -> (preset, language, normalisation, what it needs)
@@ -83,18 +84,24 @@ def test_both_engines_give_the_same_results(name: str, xray: dict[str, list[str]
 
 @pytest.mark.parametrize("detail", [True, False])
 def test_transfer_twins_round_trip_real_results(detail: bool, xray: dict[str, list[str]]) -> None:
-    """What a worker sends (C bytes or packed tuples) decodes to the same results."""
+    """What a worker sends (the C form or the pickled packed tuples) decodes to the
+    same results; each engine's pool picks its kernel, the two modules take the same
+    arguments."""
+    from meteorx import transfer
+
     require_data("meteor15-examples")
     with engine.use("c"):
         _compiled_built()
-    segments = list(_corpus("li", "c", xray).segments[:500])
-    with engine.use("c"):
-        sent_c = encode(segments, detail)
-        got_c = decode(sent_c)
+        c = transfer_kernel()
     with engine.use("python"):
-        sent_py = encode(segments, detail)
-        got_py = decode(sent_py)
-    assert isinstance(sent_c, bytes) and isinstance(sent_py, list)
+        python = transfer_kernel()
+    assert python is transfer and c is not transfer
+    segments = list(_corpus("li", "c", xray).segments[:500])
+    sent_c = c.encode(segments, detail, *ENCODE_ARGS)
+    sent_py = python.encode(segments, detail, *ENCODE_ARGS)
+    assert isinstance(sent_c, bytes) and isinstance(sent_py, bytes) and sent_c != sent_py
+    got_c = c.decode(sent_c, *DECODE_ARGS)
+    got_py = python.decode(sent_py, *DECODE_ARGS)
     assert repr(got_c) == repr(got_py)
     if detail:
         assert repr(got_c) == repr(segments)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from meteorx import engine
 from meteorx.languages import resolve_language
 from meteorx.matchers import KeyMatcher
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.types import Match
 
 fastpath = pytest.importorskip("meteorx._fastpath", reason="C extension not built")
@@ -160,7 +160,7 @@ def test_compiled_formula_equals_compute(
     weights: tuple[float, float],
     perfect: bool,
 ) -> None:
-    """The C statistics (``alignment_stats``) are ``Scorer._stats``'s numbers for any
+    """The C statistics (``alignment_stats``) are ``meteorx.counts.segment_stats``'s numbers for any
     parameters (both then go through ``meteorx.scoring.compute``)."""
     config = {
         "extends": "li",
@@ -200,7 +200,7 @@ def test_compiled_statistics_on_the_general_path(hyp: list[str], ref: list[str])
 
 def test_word_table_rebuilds_between_segments(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the word limit the tables restart, and scores stay the same."""
-    monkeypatch.setattr("meteorx.scorer._MAX_WORDS", 5)
+    monkeypatch.setattr("meteorx.word_ids.MAX_WORDS", 5)
     scorer = Scorer("li", language="en")
     slow = general_path("li", language="en")
     pairs = [
@@ -253,7 +253,7 @@ def test_full_english_equals_the_general_path(xray: dict[str, list[str]]) -> Non
 def test_paused_gc_restores_the_collector() -> None:
     import gc
 
-    from meteorx.scorer import paused_gc
+    from meteorx.metric import paused_gc
 
     assert gc.isenabled()
     with paused_gc():

@@ -10,7 +10,7 @@ import pytest
 from meteorx.cli.main import main
 from meteorx.errors import InputError
 from meteorx.formats import read_sgml, read_stats, read_table, unescape_sgml
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.stats import sum_stats
 from tests.conftest import XRAY, require_data
 

@@ -16,7 +16,7 @@ from meteorx.api import build_scorer, compute
 from meteorx.cli.main import main
 from meteorx.config import load_config
 from meteorx.errors import ConfigError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 HYP = "die Katze saß auf der Matte"
 REF = "die Katze sitzt auf der Matte"

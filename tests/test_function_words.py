@@ -11,8 +11,8 @@ import pytest
 from meteorx.cli.main import main
 from meteorx.errors import ResourceError
 from meteorx.languages import LANGUAGES, Language, resolve_language
+from meteorx.metric import Scorer
 from meteorx.registry import FunctionWordSource, get_registry
-from meteorx.scorer import Scorer
 from meteorx.signature import signature
 from meteorx_plugins import function_words as fw
 
@@ -152,13 +152,25 @@ def test_docs_name_each_languages_source() -> None:
         assert rows[code].startswith(label + ","), (code, rows.get(code), source_id)
 
 
-def test_plugin_subset_keeps_function_word_sources(monkeypatch: pytest.MonkeyPatch) -> None:
-    """METEORX_PLUGINS=... still loads the function-word sources every config needs."""
-    from meteorx.registry import get_registry
+def test_plugin_subset_has_the_function_word_sources_it_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """METEORX_PLUGINS lists the plugins available, meteorx's own included: naming
+    function_words keeps its sources; leaving it out, a configuration reading one says why."""
+    from meteorx.errors import PluginError
 
-    monkeypatch.setenv("METEORX_PLUGINS", "wordnet")
-    registry = get_registry.__wrapped__()  # a fresh load, not the cached registry
-    assert set(registry.plugins) == {"core", "function_words", "wordnet"}
-    assert {"none", "builtin", "stop-words", "stopwords-iso"} <= set(registry.function_words)
-    # li reads Meteor 1.5's list (function_words: meteor-1.5), a function_words source
-    assert Scorer("li", language="en", registry=registry).function_words_id == "meteor-1.5-english"
+    monkeypatch.setenv("METEORX_PLUGINS", "core,function_words")
+    get_registry.cache_clear()  # the registry of the process, built with that variable
+    try:
+        registry = get_registry()
+        assert set(registry.plugins) == {"core", "function_words"}
+        assert {"none", "builtin", "stop-words", "stopwords-iso"} <= set(registry.function_words)
+        # li reads Meteor 1.5's list (function_words: meteor-1.5), a function_words source
+        assert Scorer("li", language="en").function_words_id == "meteor-1.5-english"
+        monkeypatch.setenv("METEORX_PLUGINS", "core")
+        get_registry.cache_clear()
+        match = r"'meteor-1.5': plugin 'function_words' provides it.*METEORX_PLUGINS leaves out"
+        with pytest.raises(PluginError, match=match):
+            Scorer("li", language="en")
+    finally:
+        get_registry.cache_clear()

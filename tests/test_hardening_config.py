@@ -23,11 +23,12 @@ import pytest
 
 from meteorx import engine as engine_seam
 from meteorx.align import Aligner
-from meteorx.config import MAX_EXTENDS_DEPTH, QUOTE_LIMIT, load_config
-from meteorx.errors import ConfigError, MeteorxError, PluginError
+from meteorx.config import load_config
+from meteorx.config_loading import MAX_EXTENDS_DEPTH
+from meteorx.errors import QUOTE_LIMIT, ConfigError, MeteorxError, PluginError
 from meteorx.matchers import Matcher, span_problem
+from meteorx.metric import Scorer
 from meteorx.registry import get_registry
-from meteorx.scorer import Scorer
 from meteorx.types import Alignment, Match
 from tests.conftest import require_data
 
@@ -70,7 +71,7 @@ def hostile_scorer(span: Any, aligner: str = "meteor-1.5") -> Scorer:
             yield (0, 1, 0, 1)
             yield span
 
-    registry = get_registry()
+    registry = get_registry().copy()
     registry.matchers["hostile"] = Hostile
     registry.owners["matcher:hostile"] = "hostile-plugin"
     config = {
@@ -128,7 +129,7 @@ def test_raising_matcher_is_a_plugin_error(engine: str) -> None:
         def candidates(self, hyp: Any, ref: Any) -> Any:
             raise KeyError("boom")
 
-    registry = get_registry()
+    registry = get_registry().copy()
     registry.matchers["raising"] = Raising
     registry.owners["matcher:raising"] = "raising-plugin"
     scorer = Scorer(
@@ -150,7 +151,7 @@ def test_matcher_whose_prepare_raises_is_a_plugin_error(engine: str, aligner: st
         def candidates(self, hyp: Any, ref: Any) -> Any:
             return []
 
-    registry = get_registry()
+    registry = get_registry().copy()
     registry.matchers["raising-prepare"] = RaisingPrepare
     registry.owners["matcher:raising-prepare"] = "prep-plugin"
     config = {
@@ -169,7 +170,7 @@ def test_matcher_whose_prepare_raises_is_a_plugin_error(engine: str, aligner: st
 
 @pytest.mark.parametrize("output", [None, [1, 2], ["a", None], 7])
 def test_tokenizer_returning_non_strings_is_a_plugin_error(engine: str, output: Any) -> None:
-    registry = get_registry()
+    registry = get_registry().copy()
     registry.tokenizers["odd"] = lambda language: lambda line: output
     registry.owners["tokenizer:odd"] = "odd-plugin"
     scorer = Scorer(
@@ -201,7 +202,7 @@ def test_aligner_result_is_checked(engine: str, result: Any, problem: str) -> No
         def describe(self) -> str:
             return "hostile"
 
-    registry = get_registry()
+    registry = get_registry().copy()
     registry.aligners["hostile"] = Hostile
     registry.owners["aligner:hostile"] = "hostile-plugin"
     scorer = Scorer({"extends": "li", "language": "en", "aligner": "hostile"}, registry=registry)
@@ -215,7 +216,7 @@ def test_aligner_result_is_checked(engine: str, result: Any, problem: str) -> No
 _CLI_WITH_HOSTILE_PLUGIN = """
 import os
 import sys
-import meteorx.scorer as scorer_module
+import meteorx.pipeline as scorer_module
 from meteorx.cli.main import main
 from meteorx.matchers import Matcher
 

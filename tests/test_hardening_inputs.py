@@ -11,6 +11,7 @@ counterexample of the Meteor 1.5 English preset (the jar's own behaviour).
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import re
@@ -471,6 +472,65 @@ def test_stdin_for_hyp_and_ref(capsys: pytest.CaptureFixture[str], extra: list[s
     one_line_error(code, err, "standard input ('-')")
 
 
+def test_a_reference_on_stdin_serves_every_system(
+    files: tuple[str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each file is read once: with several --hyp, a reference given on standard input
+    is the reference of every system (read again, it would be empty)."""
+    hyp, ref = files
+    other = tmp_path / "other.txt"
+    other.write_text("the cat sat\nhello\n")
+    code, expected, err = run(capsys, "score", "-H", hyp, "-H", str(other), "-r", ref, *LI)
+    assert code == 0, err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(ref).read_bytes())))
+    code, out, err = run(capsys, "score", "-H", hyp, "-H", str(other), "-r", "-", *LI)
+    assert code == 0, err
+    assert out == expected
+
+
+def test_every_text_reader_names_the_same_over_long_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two over-long references: score, score --stream and explain all name the first
+    segment that has one (references segment by segment, as the stream meets them)."""
+    hyp = tmp_path / "h.txt"
+    first = tmp_path / "r1.txt"
+    second = tmp_path / "r2.txt"
+    hyp.write_text("ab\ncd\n")
+    first.write_text("ab\n" + "c" * 20 + "\n")
+    second.write_text("a" * 20 + "\ncd\n")
+    argv = ["-H", str(hyp), "-r", str(first), "-r", str(second), *LI]
+    for command in (["score"], ["score", "--stream"], ["explain"]):
+        code, out, err = run(capsys, *command, *argv, "--max-segment-chars", "10")
+        one_line_error(code, err, f"{second}, line 1:", "20 characters")
+        assert out == ""
+
+
+@pytest.mark.parametrize("name", ["alpha", "beta", "gamma", "delta", "weight"])
+def test_combine_accepts_the_parameters_a_configuration_accepts(name: str) -> None:
+    """``combine --alpha`` .. ``--weights`` check their values against the configuration's
+    own bounds: a value is refused exactly when a configuration refuses it."""
+    from meteorx.config_models import StageConfig
+    from meteorx.defaults import configure
+    from meteorx.error_text import out_of_range
+    from meteorx.errors import ConfigError
+
+    base = configure("li", language="en")
+    for value in [-1.0, -0.0, 0.0, 0.25, 1.0, 1.0000001, 3.0, math.inf, -math.inf, math.nan]:
+        try:
+            if name == "weight":
+                StageConfig(matcher="exact", weight=value)
+            else:
+                base.with_overrides(**{name: value})
+            valid = True
+        except (ConfigError, ValueError):
+            valid = False
+        assert (out_of_range(name, value) is None) == valid, (name, value)
+
+
 # -- 9. monotonicity counterexamples: Meteor 1.5's beam search -----------------------------
 
 #: Found by fuzz/long_properties.py: inserting a word that matches nothing raises the
@@ -502,7 +562,7 @@ MONOTONE: dict[str, tuple[str, dict[str, Any], list[str], str, str, str, tuple[f
 
 @pytest.mark.parametrize("case", sorted(MONOTONE))
 def test_monotonicity_counterexamples_are_the_jars(case: str) -> None:
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
     preset, overrides, _, ref, hyp, inserted, scores = MONOTONE[case]
     if case == "en-norm":

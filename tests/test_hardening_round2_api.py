@@ -34,7 +34,7 @@ from meteorx.config import load_config
 from meteorx.defaults import configure
 from meteorx.errors import ConfigError, InputError, LanguageError, MeteorxError
 from meteorx.formats.stats_file import _params_from_dict
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.scoring import Parameters, compute, fmean, formula
 from meteorx.stats import Layout, Stats
 from tests.conftest import wordnet_missing

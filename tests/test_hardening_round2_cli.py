@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from meteorx.cli.common import MAX_RESAMPLES, MAX_SEED
+from meteorx.cli.arg_types import MAX_RESAMPLES, MAX_SEED
 from meteorx.cli.main import build_parser, main
 from meteorx.parallel import JOBS_PER_CPU, JobsError, default_jobs, resolve_jobs
 from tests.conftest import REPO
@@ -194,7 +194,14 @@ def test_json_systems_with_different_segments_are_refused(
 
 
 @pytest.mark.parametrize(
-    "module", ["argparse", "meteorx.engine", "meteorx.cli.common", "meteorx.cli.score_cmd"]
+    "module",
+    [
+        "argparse",
+        "meteorx.engine",
+        "meteorx.cli.output",
+        "meteorx.cli.arguments",
+        "meteorx.cli.score_cmd",
+    ],
 )
 def test_ctrl_c_during_the_imports_exits_130_quietly(module: str) -> None:
     """Ctrl-C while the command's modules load (the first ~0.15 s) is simulated by a

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -24,9 +25,10 @@ from packaging.requirements import Requirement
 
 from meteorx import cache
 from meteorx.cache import CacheWarning, Record, cached
+from meteorx.cache import store as cache_store
 from meteorx.cli.main import main
 from meteorx.languages import resolve_language
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.signature import signature
 from meteorx_plugins.paraphrase import table as paraphrase_table
 from meteorx_plugins.paraphrase.table import clear_loaded
@@ -39,10 +41,10 @@ REPO = Path(__file__).resolve().parents[1]
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "cache"
     monkeypatch.setenv("METEORX_CACHE_DIR", str(folder))
-    cache._WARNED.clear()
+    cache_store._WARNED.clear()
     clear_loaded()
     yield folder
-    cache._WARNED.clear()
+    cache_store._WARNED.clear()
     clear_loaded()
 
 
@@ -188,8 +190,8 @@ def _notices(caplog: pytest.LogCaptureFixture) -> list[str]:
 def test_a_slow_compilation_is_announced_once(
     private_cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(cache, "NOTICE_AFTER_SECONDS", 0.05)
-    monkeypatch.setattr(cache, "_ANNOUNCED", cache.threading.Event())
+    monkeypatch.setattr(cache_store, "NOTICE_AFTER_SECONDS", 0.05)
+    monkeypatch.setattr(cache_store, "_ANNOUNCED", threading.Event())
     caplog.set_level(logging.INFO, logger="meteorx")
 
     def slow(text: str) -> Record:
@@ -214,8 +216,8 @@ def test_the_cli_shows_the_notice_unless_quiet(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(cache, "NOTICE_AFTER_SECONDS", 0.05)
-    monkeypatch.setattr(cache, "_ANNOUNCED", cache.threading.Event())
+    monkeypatch.setattr(cache_store, "NOTICE_AFTER_SECONDS", 0.05)
+    monkeypatch.setattr(cache_store, "_ANNOUNCED", threading.Event())
     compile_table = paraphrase_table.compile_table
 
     def slow_compile(*args: Any) -> Any:

@@ -14,7 +14,7 @@ import pytest
 
 import meteorx.api as api
 from meteorx.errors import ConfigError, InputError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from tests.conftest import REPO
 
 for _name in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):

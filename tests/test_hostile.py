@@ -25,7 +25,7 @@ import pytest
 from meteorx.cli.score_cmd import run_stream
 from meteorx.errors import InputError, MeteorxError
 from meteorx.inputs import read_lines
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.streaming import iter_lines
 from tests.conftest import require_data
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from tests.conftest import XRAY
 from tests.oracle import jar
 

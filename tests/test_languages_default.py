@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 
 import meteorx
-from meteorx.config import load_config, preset_names
+from meteorx.config import load_config
+from meteorx.config_loading import preset_names
 from meteorx.defaults import configure, looks_english, meteorx_settings
 from meteorx.errors import ConfigError, LanguageError, ResourceError
 from meteorx.iso639 import ISO_639_1
 from meteorx.languages import LANGUAGES, resolve_language
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 # (reference, a paraphrase of it) per language of the acceptance table.
 SENTENCES: dict[str, tuple[str, str]] = {

@@ -8,8 +8,9 @@ simplemma = pytest.importorskip("simplemma", reason="the lemma plugin needs simp
 
 from meteorx.errors import ConfigError, LanguageError  # noqa: E402
 from meteorx.languages import resolve_language  # noqa: E402
+from meteorx.metric import Scorer  # noqa: E402
 from meteorx.registry import get_registry  # noqa: E402
-from meteorx.scorer import Scorer  # noqa: E402
+from meteorx.types import Span  # noqa: E402
 from meteorx_plugins import lemma as lemma_plugin  # noqa: E402
 from meteorx_plugins.lemma import (  # noqa: E402
     FlatDictionary,
@@ -135,7 +136,7 @@ def test_candidates_are_grouped_by_reference_then_hypothesis() -> None:
     matcher = _scorer().matchers[1]
     hyp = matcher.prepare(("chegou", "casas", "chegamos", "casa"))
     ref = matcher.prepare(("casa", "chegaram", "casinha"))
-    spans = list(matcher.candidates(hyp, ref))
+    spans = [Span(*span) for span in matcher.candidates(hyp, ref)]
     assert spans == sorted(spans, key=lambda s: (s.ref_start, s.hyp_start))
     assert spans, "expected some links"
 

@@ -21,13 +21,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from meteorx_plugins.meteor_norm import norm_tokenizer
-from meteorx_plugins.meteor_norm.tokenizer import (
+from meteorx_plugins.meteor_norm.languages import (
     NORM_LANGUAGES,
     nonbreaking_prefixes,
-    normalize_meteor,
     parse_prefix_lines,
     resolve_norm_language,
 )
+from meteorx_plugins.meteor_norm.tokenizer import normalize_meteor
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("METEORX_DATA", REPO_ROOT / ".." / "shared" / "data"))
@@ -291,10 +291,10 @@ def test_prefix_lists_read_without_importing_sacremoses_equal_its_api() -> None:
     """The prefix data read straight from the package equals sacremoses' own reader."""
     from sacremoses.corpus import NonbreakingPrefixes
 
-    from meteorx_plugins.meteor_norm import tokenizer as meteor_norm
+    from meteorx_plugins.meteor_norm import languages
 
     api = NonbreakingPrefixes()
     for code in ("en", "fr", "de", "es", "ru"):
-        direct = meteor_norm.parse_prefix_lines(meteor_norm._sacremoses_prefix_lines(code))
-        assert direct == meteor_norm.parse_prefix_lines(api.words(code))
+        direct = languages.parse_prefix_lines(languages._sacremoses_prefix_lines(code))
+        assert direct == languages.parse_prefix_lines(api.words(code))
         assert len(direct) > 50

@@ -20,13 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meteorx import engine
-from meteorx_plugins.meteor_norm import NATIVE, norm_tokenizer
+from meteorx_plugins.meteor_norm import NATIVE, languages, norm_tokenizer
 from meteorx_plugins.meteor_norm import tokenizer as meteor_norm
-from meteorx_plugins.meteor_norm.tokenizer import (
-    NORM_LANGUAGES,
-    language_rules,
-    normalize_meteor,
-)
+from meteorx_plugins.meteor_norm.languages import NORM_LANGUAGES, language_rules
+from meteorx_plugins.meteor_norm.tokenizer import normalize_meteor
 from tests.conftest import read_lines, require_data
 
 native = engine.compiled(NATIVE)
@@ -224,7 +221,7 @@ def test_other_types_go_to_python() -> None:
         pass
 
     assert native.tokens(Text("a b"), "en", {}, True) is None
-    assert native.tokens("a b", "en", meteor_norm.nonbreaking_prefixes("en"), True) is None
+    assert native.tokens("a b", "en", languages.nonbreaking_prefixes("en"), True) is None
     assert norm_tokenizer("en")(Text("Mr. Smith.")) == ["mr.", "smith", "."]
     assert python_tokenizer("en")("Mr. Smith.") == ["mr.", "smith", "."]
 
@@ -234,11 +231,11 @@ def test_prefix_table_is_taken_when_the_tokenizer_is_built(
 ) -> None:
     # A table swapped in the module (as benchmarks/norm_agreement.py does) is used by
     # the tokenizers built afterwards, on both engines, and by normalize_meteor.
-    monkeypatch.setitem(meteor_norm._PREFIX_TABLES, "german", {"Mr": 1})
+    monkeypatch.setitem(languages._PREFIX_TABLES, "german", {"Mr": 1})
     for tokenize in (norm_tokenizer("de"), python_tokenizer("de")):
         assert tokenize("Mr. X") == ["mr.", "x"]
     assert normalize_meteor("Mr. X", "de") == ["mr.", "x"]
-    monkeypatch.setitem(meteor_norm._PREFIX_TABLES, "german", {})
+    monkeypatch.setitem(languages._PREFIX_TABLES, "german", {})
     for tokenize in (norm_tokenizer("de"), python_tokenizer("de")):
         assert tokenize("Mr. X") == ["mr", ".", "x"]
     with pytest.raises(ValueError, match="no -norm normaliser"):

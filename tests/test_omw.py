@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from meteorx.errors import ConfigError, LanguageError, MeteorxError, ResourceError
+from meteorx.metric import Scorer
 from meteorx.registry import get_registry
-from meteorx.scorer import Scorer
 from meteorx_plugins import omw
 from meteorx_plugins.omw import (
     OMW_CODES,

@@ -12,8 +12,9 @@ import pytest
 
 from meteorx import engine
 from meteorx.cli.main import main
-from meteorx.parallel import progress_bar, score_pairs
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
+from meteorx.parallel import score_pairs
+from meteorx.progress import progress_bar
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -87,11 +88,10 @@ def test_progress_bar_is_silent_when_not_a_terminal(monkeypatch: pytest.MonkeyPa
 
 def test_progress_bar_draws_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("tqdm")
-    import meteorx.parallel as parallel
 
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    with parallel.progress_bar(5, "scoring", enabled=True) as bar:
+    with progress_bar(5, "scoring", enabled=True) as bar:
         bar.update(5)
     # tqdm waits 2 s before drawing, so a quick run leaves stderr clean.
     assert "scoring" not in err.getvalue()
@@ -166,7 +166,7 @@ def test_a_dead_worker_is_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_results_without_detail() -> None:
-    from meteorx.parallel import without_detail
+    from meteorx.transfer import without_detail
 
     scorer = Scorer("li", language="en")
     pairs = _pairs(300)
@@ -180,12 +180,12 @@ def test_results_without_detail() -> None:
 
 
 def test_pack_round_trip() -> None:
-    from meteorx.parallel import pack, unpack, unpack_all, without_detail
+    from meteorx.transfer import pack, unpack_all, without_detail
 
     scorer = Scorer("li", language="en")
     results = [scorer.segment(hyp, refs) for hyp, refs in _pairs(200)]
     results.append(scorer.segment("odd\x1ftoken here", ["odd\x1ftoken there"]))
-    assert repr([unpack(pack(r)) for r in results]) == repr(results)
+    assert repr([unpack_all([pack(r)])[0] for r in results]) == repr(results)
     assert repr(unpack_all([pack(r) for r in results])) == repr(results)
     light = unpack_all([pack(r, detail=False) for r in results])
     assert repr(light) == repr([without_detail(r) for r in results])
@@ -221,7 +221,7 @@ _transfer = pytest.importorskip("meteorx._transfer", reason="the C extension is 
 
 @pytest.fixture
 def compiled_engine() -> Iterator[None]:
-    """parallel.encode/decode run the compiled transfer, whatever $METEORX_ENGINE says."""
+    """The pool's transfer kernel is the compiled one, whatever $METEORX_ENGINE says."""
     with engine.use("c"):
         yield
 
@@ -237,16 +237,18 @@ def _types(value: object) -> object:
 
 
 def _round_trip(results: list, detail: bool = True) -> list:  # type: ignore[type-arg]
-    from meteorx.parallel import decode, encode
+    from meteorx.worker_pool import decode_results, encode_results, transfer_kernel
 
-    encoded = encode(results, detail)
-    assert isinstance(encoded, bytes)
-    return decode(encoded)
+    kernel = transfer_kernel()
+    assert kernel is _transfer
+    data, by_definition = encode_results(kernel, results, detail)
+    assert not by_definition  # written in the compiled form
+    return decode_results(kernel, data, by_definition)
 
 
 @pytest.mark.usefixtures("compiled_engine")
 def test_encoded_results_decode_to_the_same_records() -> None:
-    from meteorx.parallel import without_detail
+    from meteorx.transfer import without_detail
 
     scorer = Scorer("li", language="en")
     pairs = sorted(_pairs(300), key=lambda pair: pair[1])  # consecutive shared references
@@ -271,7 +273,7 @@ def test_encoded_results_decode_to_the_same_records() -> None:
 
 @pytest.mark.usefixtures("compiled_engine")
 def test_encoding_keeps_every_float_bit_and_int_size() -> None:
-    from meteorx.scorer import SEGMENT_FIELDS, SegmentResult
+    from meteorx.metric import SEGMENT_FIELDS, SegmentResult
     from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown
     from meteorx.stats import STATS_FIELDS, Stats
     from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
@@ -303,10 +305,9 @@ def struct_bits(value: float) -> bytes:
 
 
 def test_values_the_c_form_does_not_hold_fall_back_to_pickled_tuples() -> None:
-    import pickle
-
-    from meteorx.parallel import decode, encode
+    from meteorx.transfer import ENCODE_ARGS
     from meteorx.types import ALIGNMENT_FIELDS, Alignment, make_record
+    from meteorx.worker_pool import decode_results, encode_results
 
     scorer = Scorer("li", language="en")
     results = [scorer.segment(hyp, refs) for hyp, refs in _pairs(20)]
@@ -328,26 +329,21 @@ def test_values_the_c_form_does_not_hold_fall_back_to_pickled_tuples() -> None:
                 for name, v in results[3].__dict__.items()
             ),
         )
-        assert _transfer.encode(changed, True, *_codec_args()) is None
-        encoded = encode(changed)
-        assert isinstance(encoded, list)  # the packed tuples, pickled by the queue
-        assert repr(decode(pickle.loads(pickle.dumps(encoded)))) == repr(changed)
-
-
-def _codec_args() -> tuple:  # type: ignore[type-arg]
-    from meteorx.scoring import BREAKDOWN_FIELDS
-    from meteorx.stats import STATS_FIELDS
-    from meteorx.types import Match
-
-    return (Match, STATS_FIELDS, BREAKDOWN_FIELDS)
+        assert _transfer.encode(changed, True, *ENCODE_ARGS) is None
+        data, by_definition = encode_results(_transfer, changed, True)
+        assert by_definition  # the packed tuples, pickled (meteorx.transfer's form)
+        assert repr(decode_results(_transfer, data, by_definition)) == repr(changed)
 
 
 @pytest.mark.usefixtures("compiled_engine")
 def test_corrupt_transfer_data_is_an_error_not_a_crash() -> None:
-    from meteorx.parallel import decode, encode
+    from meteorx.transfer import DECODE_ARGS, ENCODE_ARGS
+
+    def decode(data: bytes) -> object:
+        return _transfer.decode(data, *DECODE_ARGS)
 
     scorer = Scorer("li", language="en")
-    encoded = encode([scorer.segment(hyp, refs) for hyp, refs in _pairs(30)])
+    encoded = _transfer.encode([scorer.segment(h, r) for h, r in _pairs(30)], True, *ENCODE_ARGS)
     assert isinstance(encoded, bytes)
     for cut in (0, 1, 3, 4, 10, len(encoded) // 2, len(encoded) - 1):
         with pytest.raises(ValueError, match=r"corrupt|truncated"):
@@ -361,11 +357,24 @@ def test_corrupt_transfer_data_is_an_error_not_a_crash() -> None:
 
 
 def test_the_c_form_assumes_these_field_orders() -> None:
-    from meteorx.scorer import SEGMENT_FIELDS
+    from meteorx.metric import SEGMENT_FIELDS
     from meteorx.types import ALIGNMENT_FIELDS
 
-    # _transfer.decode sets the fields in this order (as parallel.pack reads them).
+    # _transfer.decode sets the fields in this order (as transfer.pack reads them).
     assert SEGMENT_FIELDS == (
         "score", "breakdown", "stats", "alignment", "hyp_tokens", "ref_tokens", "ref_index",
     )  # fmt: skip
     assert ALIGNMENT_FIELDS == ("matches", "chunks", "optimal")
+
+
+def test_the_two_transfer_kernels_take_the_same_arguments() -> None:
+    """meteorx.transfer is the compiled module's definition: the pool calls either."""
+    import inspect
+
+    from meteorx import transfer
+
+    for name in ("encode", "decode"):
+        compiled = list(inspect.signature(getattr(_transfer, name)).parameters)
+        assert list(inspect.signature(getattr(transfer, name)).parameters) == compiled
+    assert issubclass(transfer.Unsupported, Exception)
+    assert issubclass(_transfer.Unsupported, Exception)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from meteorx.errors import MeteorxError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/stat").exists() or "fork" not in multiprocessing.get_all_start_methods(),
@@ -39,10 +39,10 @@ BOUND = 10.0  # seconds from the kill to the end of every process
 DRIVER = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
-import meteorx.parallel
-from meteorx.scorer import Scorer
+import meteorx.worker_lifetime
+from meteorx.metric import Scorer
 if sys.argv[1] == "--no-pdeathsig":
-    meteorx.parallel._USE_PDEATHSIG = False
+    meteorx.worker_lifetime._USE_PDEATHSIG = False
     del sys.argv[1]
 segment = Scorer.segment
 def slow(self, hyp, refs):
@@ -362,11 +362,11 @@ def test_tasks_and_results_larger_than_a_pipe_do_not_block(
     """Chunks and results of hundreds of kB (long lines, full results), also through
     pipes of one page: this process and a worker never wait on each other's full
     pipes."""
-    from meteorx import parallel
+    from meteorx import worker_pool
     from meteorx.streaming import score_stream
 
     if pipe_size is not None:
-        monkeypatch.setattr(parallel, "_PIPE_SIZE", pipe_size)
+        monkeypatch.setattr(worker_pool, "_PIPE_SIZE", pipe_size)
     scorer = Scorer("li", language="en")
     rng = random.Random(8)
     words = [f"w{i}" for i in range(300)]
@@ -377,16 +377,26 @@ def test_tasks_and_results_larger_than_a_pipe_do_not_block(
     assert repr(three) == repr(one)
 
 
-def test_workers_started_fresh_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the platform cannot fork, workers build their scorer from the
-    configuration and are sent the segments (tried here with ``spawn``)."""
-    from meteorx import parallel
+@pytest.mark.parametrize("which", ["c", "python"])
+def test_workers_started_fresh_give_the_same_results(
+    monkeypatch: pytest.MonkeyPatch, which: str
+) -> None:
+    """Where the platform cannot fork, workers are sent the scorer (it pickles as its
+    configuration), build it on the engine this process runs (whatever their
+    ``$METEORX_ENGINE`` says: their results are read with this process's transfer
+    kernel) and are sent the segments (tried here with ``spawn``)."""
+    from meteorx import engine, parallel, worker_pool
     from meteorx.streaming import score_stream
 
-    scorer = Scorer("li", language="en")
-    pairs = _pairs(400)
-    serial = parallel.score_pairs(scorer, pairs)
-    monkeypatch.setattr(parallel, "_START_METHOD", "spawn")
-    assert repr(parallel.score_pairs(scorer, pairs, jobs=2)) == repr(serial)
-    streamed = score_stream(scorer, [h for h, _ in pairs], [r for _, r in pairs], jobs=2)
-    assert [r.score for r in streamed] == [r.score for r in serial]
+    with engine.use(which):
+        try:
+            worker_pool.transfer_kernel()
+        except engine.EngineError as error:
+            pytest.skip(str(error))
+        scorer = Scorer("li", language="en")
+        pairs = _pairs(400)
+        serial = parallel.score_pairs(scorer, pairs)
+        monkeypatch.setattr(worker_pool, "_START_METHOD", "spawn")
+        assert repr(parallel.score_pairs(scorer, pairs, jobs=2)) == repr(serial)
+        streamed = score_stream(scorer, [h for h, _ in pairs], [r for _, r in pairs], jobs=2)
+        assert [r.score for r in streamed] == [r.score for r in serial]

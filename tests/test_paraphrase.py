@@ -19,10 +19,11 @@ import pytest
 from meteorx.cache import CacheWarning
 from meteorx.errors import ConfigError, ResourceError
 from meteorx.languages import resolve_language
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.types import Span
 from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions, compiler, locate
 from meteorx_plugins.paraphrase import text_format as text
+from meteorx_plugins.paraphrase.key_index import Regroup
 from meteorx_plugins.paraphrase.table import clear_loaded, load_table
 from meteorx_plugins.paraphrase.text_format import iter_entries
 
@@ -539,10 +540,10 @@ def test_fast_and_general_paths_agree(
     clear_loaded()
 
     def no_fast_path(blocks: Iterator[bytes]) -> Iterator[object]:
-        raise compiler._Regroup
+        raise Regroup
         yield  # pragma: no cover
 
-    monkeypatch.setattr(compiler, "_scan", no_fast_path)
+    monkeypatch.setattr(compiler, "scan", no_fast_path)
     general = load_table(path, use_cache=False)
     assert general_calls
     assert fast.meta["keys"] == general.meta["keys"]

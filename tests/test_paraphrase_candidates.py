@@ -16,7 +16,7 @@ import pytest
 
 from meteorx.errors import ResourceError
 from meteorx.languages import resolve_language
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions, find_paraphrase_table
 from meteorx_plugins.paraphrase.table import ParaphraseTable
 from tests.conftest import read_lines, require_data

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from meteorx import engine
 from meteorx.errors import ResourceError
 from meteorx.languages import resolve_language
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx_plugins.paraphrase import ParaphraseMatcher, ParaphraseOptions, find_paraphrase_table
 from meteorx_plugins.paraphrase.matcher import NATIVE
 from meteorx_plugins.paraphrase.table import clear_loaded, load_table

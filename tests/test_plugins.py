@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import pytest
 from meteorx import registry
 from meteorx.cli.main import main
 from meteorx.errors import PluginError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "tests" / "plugin_example"
@@ -103,9 +105,10 @@ def fake_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignor
 
 
 def _left_out(name: str, reason: str) -> registry.Registry:
-    """Build the registry, expecting plugin ``name`` to be left out with a warning."""
+    """Load every plugin, expecting plugin ``name`` to be left out with a warning."""
     with pytest.warns(registry.PluginWarning, match=f"plugin '{name}' {reason}"):
         reg = registry.get_registry()
+        reg.load_all()
     assert name in reg.failed and name not in reg.plugins
     assert not any(owner == name for owner in reg.owners.values())
     # The other plugins still work.
@@ -214,29 +217,92 @@ def test_misspelled_hook_leaves_the_plugin_out(fake_plugin) -> None:  # type: ig
     _left_out("typo", "implements an unknown hook")
 
 
-def test_broken_core_plugin_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nothing works without the core plugin: that one failing is an error, not a warning."""
-    broken = metadata.EntryPoint(
-        name="core", value="does_not_exist_anywhere", group=registry.ENTRY_POINT_GROUP
+def _with_core_module(monkeypatch: pytest.MonkeyPatch, module: str) -> None:
+    """meteorx's own table, with the core plugin's module replaced by ``module``."""
+    table = tuple(
+        dataclasses.replace(b, module=module) if b.name == "core" else b for b in registry.BUILTINS
     )
-    monkeypatch.setattr(registry, "_entry_points", lambda: [broken])
+    monkeypatch.setattr(registry, "BUILTINS", table)
+
+
+def test_broken_core_plugin_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One of meteorx's own plugins that a configuration needs failing is an error, not
+    a warning; the registry does not try it again, and lists it as failed."""
+    _with_core_module(monkeypatch, "does_not_exist_anywhere")
+    reg = registry.get_registry.__wrapped__()
     with pytest.raises(PluginError, match=r"meteorx's own plugin 'core' .* reinstall meteorx"):
-        registry.get_registry.__wrapped__()
+        reg.matcher("exact")
+    assert "core" in reg.failed and "does_not_exist_anywhere" in (reg.failed["core"].error or "")
+    with pytest.raises(PluginError, match=r"no matcher named 'exact'.*'core' .*failed to import"):
+        reg.matcher("exact")
+    # Not needed by a configuration that does not use it: the others work.
+    assert "wordnet" in reg.plugins and reg.owners["resource:wordnet"] == "wordnet"
+
+
+def test_builtin_plugins_get_the_checks_every_plugin_gets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A built-in plugin's hooks are validated and its names claimed like any other's:
+    here core's module is one registering a name the function_words plugin declares."""
+    (tmp_path / "fake_core.py").write_text(
+        textwrap.dedent(
+            """
+            from meteorx.hookspecs import hookimpl
+
+            @hookimpl
+            def meteorx_register_function_words(register):
+                register("builtin", lambda language: (frozenset(), "mine"))
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _with_core_module(monkeypatch, "fake_core")
+    reg = registry.get_registry.__wrapped__()
+    with pytest.raises(PluginError, match=r"'core' registers function-words 'builtin', which "):
+        reg.matcher("exact")
+    (tmp_path / "typo_core.py").write_text(
+        "from meteorx.hookspecs import hookimpl\n\n"
+        "@hookimpl\ndef meteorx_register_matcher(register):\n    pass\n"
+    )
+    _with_core_module(monkeypatch, "typo_core")
+    with pytest.raises(PluginError, match=r"'core' implements an unknown hook"):
+        registry.get_registry.__wrapped__().matcher("exact")
 
 
 def test_unknown_plugin_in_meteorx_plugins_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METEORX_PLUGINS", "wordnet,wordnte")
     with pytest.raises(PluginError, match=r"METEORX_PLUGINS names 'wordnte', which is not .*core"):
         registry.get_registry.__wrapped__()
-    monkeypatch.setenv("METEORX_PLUGINS", "wordnet")
-    assert set(registry.get_registry.__wrapped__().plugins) == {"core", "function_words", "wordnet"}
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    """The process's registry is built afresh in the test (with its environment), and
+    again after it."""
+    registry.get_registry.cache_clear()
+    yield
+    registry.get_registry.cache_clear()
+
+
+@pytest.mark.usefixtures("fresh_registry")
+def test_meteorx_plugins_can_leave_out_any_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """meteorx's own plugins included: what is left out is named where it is missed."""
+    monkeypatch.setenv("METEORX_PLUGINS", "core,wordnet")
+    reg = registry.get_registry()
+    assert set(reg.plugins) == {"core", "wordnet"}
+    assert "function_words" not in reg.plugins and "builtin" not in reg.function_words
+    with pytest.raises(PluginError, match=r"no tokenizer named 'meteor'.*leaves out .*meteor_norm"):
+        reg.tokenizer("meteor")
+    match = r"no function-word source named .*'function_words' provides it.* leaves out"
+    with pytest.raises(PluginError, match=match):
+        Scorer("li", language="en", registry=reg)
 
 
 def test_trace_hooks_prints_loads_calls_and_registrations(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("METEORX_TRACE_HOOKS", "1")
-    registry.get_registry.__wrapped__()
+    registry.get_registry.__wrapped__().matcher("exact")
     err = capsys.readouterr().err
     assert "meteorx: trace: loading plugin 'core' (meteorx_plugins.core)" in err
     assert "meteorx: trace: meteorx_register_matchers() of plugin 'core'" in err
@@ -246,19 +312,20 @@ def test_trace_hooks_prints_loads_calls_and_registrations(
     assert capsys.readouterr().err == ""
 
 
-def test_first_party_plugins_use_entry_points() -> None:
-    names = {ep.name for ep in metadata.entry_points(group="meteorx")}
-    assert {"core", "wordnet", "meteor_norm"} <= names
+def test_first_party_plugins_are_registered_from_meteorxs_table() -> None:
+    """Not through entry points (an older install's metadata naming them is ignored)."""
+    assert not {ep.name for ep in registry._entry_points()} & {b.name for b in registry.BUILTINS}
     reg = registry.get_registry()
     assert reg.owners["matcher:exact"] == "core"
     assert reg.owners["matcher:synonym"] == "wordnet"
+    assert reg.plugins["wordnet"].distribution == "meteorx" and reg.plugins["wordnet"].builtin
     assert Scorer("li", language="en").registry is reg
 
 
 def test_tokenizer_declaring_lowercased_output_is_not_lowercased_again() -> None:
     """A tokenizer that says its tokens are lower-case already (Meteor's -norm) is used
     as it is; any other is lowercased afterwards when the config asks for it."""
-    from meteorx.config import NormalizeConfig
+    from meteorx.config_models import NormalizeConfig
     from meteorx.languages import resolve_language
     from meteorx.normalize import build_normalizer
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from meteorx.languages import resolve_language
+from meteorx.metric import Scorer
 from meteorx.registry import get_registry
-from meteorx.scorer import Scorer
 from meteorx_plugins.lemma import builtin_function_words
 from meteorx_plugins.portuguese import (
     CONTRACTIONS,

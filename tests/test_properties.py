@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 import meteorx.api as api
 from meteorx.errors import MeteorxError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 CONFIGS: dict[str, tuple[Any, dict[str, Any]]] = {
     "li-en": ("li", {"language": "en"}),

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import meteorx
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.scoring import Parameters, compute, system_score
 from meteorx.stats import Layout, Stats, sum_stats
 

@@ -11,7 +11,7 @@ import pytest
 import meteorx
 import meteorx.api as api
 from meteorx.cli.main import main
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 HYPS = ["the cat sat on the mat", "a quick brown fox"]
 REFS = [["the cat sat on a mat", "a cat sat"], ["the quick brown fox"]]

@@ -20,7 +20,7 @@ import pytest
 
 from meteorx import significance as sig
 from meteorx.cli.main import main
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.scoring import Parameters, compute, formula
 from meteorx.stats import Layout, Stats, sum_stats
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ import yaml
 
 from meteorx import soft_credit
 from meteorx.cli.main import main
-from meteorx.config import SOFT_CREDIT, load_config, validate_config
+from meteorx.config import load_config, validate_config
+from meteorx.config_models import SOFT_CREDIT
 from meteorx.errors import ConfigError
 from meteorx.explain import explain_segment
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.soft_credit import MAX_COMPARED, best_similarities
 from meteorx.tune import Setting, tuned_config
 from meteorx.tune.output import config_yaml
@@ -280,7 +282,7 @@ def test_the_cap_binds_on_no_xray_segment(
         most = max(most, len({w.casefold() for w in hyp}), len({w.casefold() for w in ref}))
         return best_similarities(hyp, ref, cutoff)
 
-    monkeypatch.setattr(scorer, "_best_similarities", counted)
+    monkeypatch.setattr(scorer, "_counting", replace(scorer._counting, similarities=counted))
     for system in ("system1", "system2"):
         scorer.corpus(xray[system], xray["ref"])
     assert 0 < most < MAX_COMPARED

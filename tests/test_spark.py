@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meteorx.errors import ConfigError, InputError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 pytestmark = [pytest.mark.slow, pytest.mark.data]
 
@@ -102,13 +102,6 @@ def test_bad_columns_and_config(spark: Any) -> None:
     good = spark.createDataFrame([("a", "a")], "hypothesis string, references string")
     with pytest.raises(ConfigError, match="unknown preset"):
         score_rows(good, config="nope")
-
-
-def test_stats_sum() -> None:
-    from meteorx.spark import stats_sum
-
-    assert stats_sum([[1.0, 2.0], [3.0, 4.0, 5.0]]) == [4.0, 6.0, 5.0]
-    assert stats_sum([]) == []
 
 
 def test_mean_system_score_configuration(spark: Any, xray: dict[str, list[str]]) -> None:

@@ -20,7 +20,7 @@ from meteorx.cli.score_cmd import run_stream
 from meteorx.errors import InputError
 from meteorx.formats import read_text
 from meteorx.inputs import read_lines
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.streaming import (
     LineReader,
     iter_lines,

@@ -17,7 +17,7 @@ import yaml
 
 from meteorx.cli.main import main
 from meteorx.config import load_config
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 from meteorx.tune import (
     Evaluator,
     Objective,

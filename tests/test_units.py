@@ -8,7 +8,7 @@ import pytest
 
 from meteorx import engine
 from meteorx.errors import ConfigError
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 CHARACTERS = {"extends": "li", "language": "en", "units": "characters"}
 

@@ -19,8 +19,8 @@ import pytest
 
 from meteorx.errors import ConfigError, LanguageError, ResourceError
 from meteorx.languages import resolve_language
+from meteorx.metric import Scorer
 from meteorx.resources import locate, sha256_parts
-from meteorx.scorer import Scorer
 from meteorx.types import Span
 from meteorx_plugins import wordnet as wn
 from meteorx_plugins.wordnet import SynonymMatcher, SynonymOptions, WordNet

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from meteorx.scorer import Scorer
+from meteorx.metric import Scorer
 
 REF_EN = "the cat sat on the mat"
 REF_PT = "o cupom vale para toda a loja até domingo"

@@ -6,9 +6,10 @@ Each function here is the twin of a pure-Python function (``meteor15.beam_search
 ``optimal.optimal_search``) and must return exactly what that function returns; the
 module docstrings of ``meteor15.py`` and ``optimal.py`` explain the algorithms. Sets of
 hypothesis words are bitsets of ``W`` 64-bit words over the words that can conflict,
-so sentence length is not limited. Both functions return None for malformed input
-(a span out of range, a stage without a weight, a field that is not an int); the
-caller then runs the reference implementation, which raises or copes as it always did.
+so sentence length is not limited. Both functions return None for input they cannot
+read (a span out of range, a stage without a weight, a field that is not a C int); the
+caller then runs the pure-Python twin, which copes with any well-formed input, and
+raises ``meteorx.align.common.bad_candidates`` for the rest.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
@@ -150,7 +151,7 @@ cdef int _read(list cands, int n, int* rs, int* rl, int* hs, int* hl, int* st,
 
 cdef int _isolated(int n, const int* rs, const int* rl, const int* hs, const int* hl,
                    int hyp_len, int ref_len, char* out, _Mem mem) except -1:
-    """out[i] = 1 when candidate i shares no word with any other (``isolated_matches``)."""
+    """out[i] = 1 when candidate i shares no word with any other (the twins' "fixed")."""
     cdef int* rc = <int*>mem.alloc(ref_len * sizeof(int))
     cdef int* hc = <int*>mem.alloc(hyp_len * sizeof(int))
     cdef int* bs = <int*>mem.alloc(ref_len * sizeof(int))

@@ -4,43 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from meteorx.matchers import span_problem
 from meteorx.types import Match
 
 
-def bucket_by_ref(candidates: Sequence[Match], ref_len: int) -> list[list[Match]]:
-    """Candidates grouped by reference start, keeping their order (stage, then hyp)."""
-    buckets: list[list[Match]] = [[] for _ in range(ref_len)]
-    for m in candidates:
-        buckets[m.ref_start].append(m)
-    return buckets
+def bad_candidates(
+    candidates: Sequence[Match], hyp_len: int, ref_len: int, n_stages: int | None = None
+) -> IndexError:
+    """The error an aligner raises when its search refused the candidates: it names the
+    first candidate whose span is empty or leaves its sentence (or, given ``n_stages``,
+    whose stage has no weight).
 
-
-def isolated_matches(
-    candidates: Sequence[Match], buckets: list[list[Match]], hyp_len: int, ref_len: int
-) -> dict[int, Match]:
-    """Candidates that no other candidate touches, on either side, by reference start.
-
-    Every alignment search keeps these: they conflict with nothing.
+    The scorer checks every span a matcher yields before aligning, so only a direct call
+    with hand-made candidates gets here.
     """
-    hyp_cover = [0] * hyp_len
-    ref_cover = [0] * ref_len
     for m in candidates:
-        for k in range(m.hyp_start, m.hyp_start + m.hyp_len):
-            hyp_cover[k] += 1
-        for k in range(m.ref_start, m.ref_start + m.ref_len):
-            ref_cover[k] += 1
-    fixed: dict[int, Match] = {}
-    for j, bucket in enumerate(buckets):
-        if len(bucket) != 1:
-            continue
-        m = bucket[0]
-        if all(ref_cover[k] == 1 for k in range(j, j + m.ref_len)) and all(
-            hyp_cover[k] == 1 for k in range(m.hyp_start, m.hyp_start + m.hyp_len)
-        ):
-            fixed[j] = m
-    return fixed
-
-
-def span_mask(start: int, length: int) -> int:
-    """Bit mask of positions ``start .. start+length-1``."""
-    return ((1 << length) - 1) << start
+        if not isinstance(m, tuple) or len(m) != 5:
+            problem: str | None = "is not a Match (ref_start, ref_len, hyp_start, hyp_len, stage)"
+        else:
+            ref_start, ref_span, hyp_start, hyp_span, stage = m
+            problem = span_problem((hyp_start, hyp_span, ref_start, ref_span), hyp_len, ref_len)
+            if problem is None and n_stages is not None and not 0 <= stage < n_stages:
+                problem = f"is of stage {stage!r}, which has no weight"
+        if problem is not None:
+            return IndexError(f"the candidate {m!r} {problem}")
+    return IndexError("the candidates are malformed")

@@ -16,9 +16,10 @@ alignments as the jar, this search keeps its particularities on purpose:
 
 Use :mod:`meteorx.align.optimal` for the exact optimum of the stated objective.
 
-Implementation. :mod:`meteorx.align._reference` holds the plain transcription this
-module must match (the equivalence tests compare them on random input). Two facts make
-the fast versions cheaper without changing a single decision:
+Implementation. The search below and its compiled twin return the same alignment on
+every input (the equivalence tests compare them on random input and on real sentences).
+Two facts make both cheaper than a plain transcription of the Java search, without
+changing a single decision:
 
 * the reference-side "used" mask is redundant: a fixed candidate conflicts with no
   other candidate, and every match a path took ends before the path's next position,
@@ -45,10 +46,10 @@ from operator import itemgetter
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.align import Aligner
-from meteorx.align._reference import ReferenceMeteor15Aligner
-from meteorx.config import Count
+from meteorx.align.common import bad_candidates
+from meteorx.config_models import Count
 from meteorx.engine import compiled
-from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, record_maker
+from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, count_chunks, record_maker
 
 _rank = itemgetter(0, 1, 2)  # (-cover, chunks, distance)
 # A path: (-cover, chunks, distance, next index, last hyp end, used hyp mask, chosen).
@@ -87,13 +88,15 @@ class Meteor15Aligner(Aligner):
     ) -> Alignment:
         if not candidates:
             return Alignment((), 0)
-        result = None
-        if self.beam_size >= 1:
-            result = self._search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
-        if result is None:  # malformed spans: let the reference raise or cope
-            return ReferenceMeteor15Aligner(self.beam_size).align(
-                candidates, hyp_len, ref_len, weights, exact_stages
-            )
+        if self.beam_size < 1:
+            raise ValueError(f"the beam size is at least 1, not {self.beam_size}")
+        result = self._search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
+        if result is None and self._search is not beam_search:
+            # The compiled twin reads tuples of C ints only; the Python twin copes with
+            # anything else that is well formed.
+            result = beam_search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
+        if result is None:
+            raise bad_candidates(candidates, hyp_len, ref_len)
         chosen, chunks = result
         alignment: Alignment = self._record(  # Alignment(matches, chunks), built faster
             Alignment, ALIGNMENT_FIELDS, (tuple([candidates[i] for i in chosen]), chunks, True)
@@ -114,7 +117,7 @@ def beam_search(
     """Indices of the chosen candidates (by reference start) and their chunk count.
 
     The pure-Python twin of ``_fast.meteor15``; None when a span is out of range or
-    empty (the caller then defers to the reference implementation).
+    empty (the caller then raises :func:`~meteorx.align.common.bad_candidates`).
     """
     ref_cover = [0] * ref_len
     hyp_cover = [0] * hyp_len
@@ -150,7 +153,7 @@ def beam_search(
             buckets[rs].append(i)
     if n_fixed == n:
         chosen = sorted(range(n), key=lambda i: candidates[i][0])
-        return chosen, _chunks(candidates, chosen)
+        return chosen, count_chunks([candidates[i] for i in chosen])
 
     paths: list[_Path] = [(0, 0, 0, 0, -1, 0, None)]
     for current in range(ref_len + 1):
@@ -212,18 +215,4 @@ def beam_search(
         i, node = node  # type: ignore[misc]
         chosen.append(i)
     chosen.sort(key=lambda i: candidates[i][0])
-    return chosen, _chunks(candidates, chosen)
-
-
-def _chunks(candidates: Sequence[Match], chosen: list[int]) -> int:
-    """:func:`meteorx.types.count_chunks` over ``candidates[i] for i in chosen``."""
-    chunks = 0
-    last_ref_end = -1
-    last_hyp_end = -1
-    for i in chosen:
-        rs, rl, hs, hl, _ = candidates[i]
-        if rs != last_ref_end or hs != last_hyp_end:
-            chunks += 1
-        last_ref_end = rs + rl
-        last_hyp_end = hs + hl
-    return chunks
+    return chosen, count_chunks([candidates[i] for i in chosen])

@@ -47,8 +47,8 @@ reference positions.
 Weights are compared as integers (millionths) so ties are exact, not float noise.
 
 The C extension (``meteorx.align._fast``) runs the same search; without it the
-pure-Python twin below gives the same result, more slowly. The original single-walk
-search is kept in :mod:`meteorx.align._reference` to check optimality against.
+pure-Python twin below gives the same result, more slowly. The tests check both against
+an exhaustive search (``tests/_oracle.py``).
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.align import Aligner
-from meteorx.align._reference import ReferenceOptimalAligner
+from meteorx.align.common import bad_candidates
 from meteorx.align.ilp import solve_ilp
-from meteorx.config import Count
+from meteorx.config_models import Count
 from meteorx.engine import compiled
 from meteorx.types import Alignment, Match, count_chunks
 
@@ -104,10 +104,12 @@ class OptimalAligner(Aligner):
             return Alignment((), 0)
         int_weights = [round(w * _SCALE) for w in weights]
         result = self._search(candidates, hyp_len, ref_len, int_weights, self.max_states)
-        if result is None:  # malformed spans: let the reference raise or cope
-            return ReferenceOptimalAligner(self.max_states).align(
-                candidates, hyp_len, ref_len, weights, exact_stages
-            )
+        if result is None and self._search is not optimal_search:
+            # The compiled twin reads tuples of C ints only; the Python twin copes with
+            # anything else that is well formed.
+            result = optimal_search(candidates, hyp_len, ref_len, int_weights, self.max_states)
+        if result is None:
+            raise bad_candidates(candidates, hyp_len, ref_len, len(weights))
         chosen, chunks, optimal = result
         if not optimal:
             # Past the DP's state bound: solve the same objective exactly as an integer
@@ -193,7 +195,8 @@ def optimal_search(
     """Chosen candidate indices (by reference start), their chunks, and optimality.
 
     ``weights`` are integer stage weights (millionths). The pure-Python twin of
-    ``_fast.optimal``; None when a span or stage is out of range.
+    ``_fast.optimal``; None when a span or stage is out of range (the caller then raises
+    :func:`~meteorx.align.common.bad_candidates`).
     """
     n_weights = len(weights)
     ref_cover = [0] * ref_len
@@ -239,7 +242,7 @@ def optimal_search(
             chosen = _greedy(candidates, fixed, amb, weights, ref_len)
             optimal = False
     chosen.sort(key=lambda i: candidates[i][0])
-    return chosen, _chunks(candidates, chosen), optimal
+    return chosen, count_chunks([candidates[i] for i in chosen]), optimal
 
 
 def _solve(candidates: Sequence[Match], fixed: list[int], amb: list[int], info: _Info) -> list[int]:
@@ -500,8 +503,8 @@ def _greedy(
 ) -> list[int]:
     """Left-to-right greedy fallback for inputs past the state bound.
 
-    Same decisions as the reference's greedy: at each reference position take the fixed
-    candidate, else the free one with the best (coverage, extends, -distance).
+    At each reference position take the fixed candidate, else the free one with the best
+    (coverage, extends the previous match, -distance); the first of equals.
     """
     fixed_at = {candidates[f][0]: f for f in fixed}
     buckets: dict[int, list[int]] = {}
@@ -536,17 +539,3 @@ def _greedy(
         last = hs + hl
         j += rl
     return chosen
-
-
-def _chunks(candidates: Sequence[Match], chosen: list[int]) -> int:
-    """:func:`meteorx.types.count_chunks` over ``candidates[i] for i in chosen``."""
-    chunks = 0
-    last_ref_end = -1
-    last_hyp_end = -1
-    for i in chosen:
-        rs, rl, hs, hl, _ = candidates[i]
-        if rs != last_ref_end or hs != last_hyp_end:
-            chunks += 1
-        last_ref_end = rs + rl
-        last_hyp_end = hs + hl
-    return chunks

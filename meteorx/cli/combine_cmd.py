@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 import re
 from typing import Any
 
-from meteorx.cli.common import add_output_args, add_significance_args
+from meteorx.cli.arguments import add_output_args, add_significance_args
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -37,16 +36,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _check_range(name: str, value: float | None, upper: float | None) -> None:
-    from meteorx.errors import ConfigError
-
-    if value is None:
-        return
-    if not math.isfinite(value) or value < 0 or (upper is not None and value > upper):
-        allowed = f"0 <= {name} <= 1" if upper is not None else f"{name} >= 0"
-        raise ConfigError(f"--{name} {value:g} is out of range (allowed: {allowed})")
-
-
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
@@ -56,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         check_report_files,
         write_report,
     )
+    from meteorx.error_text import out_of_range
     from meteorx.errors import ConfigError, InputError
     from meteorx.formats import read_stats
 
@@ -80,8 +70,11 @@ def run(args: argparse.Namespace) -> int:
         if seg_ids[name] != seg_ids[names[0]] or docs[name] != docs[names[0]]:
             raise InputError(f"system {name!r} does not cover the same segments as {names[0]!r}")
     params = first.params
-    for field, upper in (("alpha", 1.0), ("beta", None), ("gamma", 1.0), ("delta", 1.0)):
-        _check_range(field, getattr(args, field), upper)
+    for field in ("alpha", "beta", "gamma", "delta"):
+        value = getattr(args, field)
+        allowed = out_of_range(field, value) if value is not None else None
+        if allowed is not None:
+            raise ConfigError(f"--{field} {value:g} is out of range (allowed: {allowed})")
     overrides = {
         k: getattr(args, k)
         for k in ("alpha", "beta", "gamma", "delta")
@@ -94,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(
                 f"--weights {args.weights!r}: expected numbers separated by commas"
             ) from None
-        if len(weights) != len(first.stage_names) or not all(0 <= w <= 1 for w in weights):
+        if len(weights) != len(first.stage_names) or any(
+            out_of_range("weight", w) is not None for w in weights
+        ):
             raise ConfigError(
                 f"--weights needs {len(first.stage_names)} values in 0..1 "
                 f"(stages: {', '.join(first.stage_names)})"

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import (
-    MAX_RESAMPLES,
+from meteorx.cli.arg_types import MAX_RESAMPLES, resample_count
+from meteorx.cli.arguments import (
     add_judgment_args,
+    add_norm_arg,
     add_plugin_arg,
     add_run_args,
     add_seed_arg,
-    resample_count,
 )
 
 
@@ -50,11 +50,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     metrics.add_argument(
         "--lang", "-l", metavar="CODE", help="language, applied to every configuration"
     )
-    metrics.add_argument(
-        "--norm",
-        choices=["none", "lower", "meteor", "meteor-nopunct"],
-        help="normalisation, applied to every configuration",
-    )
+    add_norm_arg(metrics, "normalisation, applied to every configuration")
     metrics.add_argument(
         "--baseline",
         metavar="LIST",
@@ -89,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from meteorx import metaeval
     from meteorx import tune as T
     from meteorx.baselines import baseline_metric, parse_baselines
-    from meteorx.cli.common import judged_data_from_args, judgments_of
+    from meteorx.cli.judgments import judged_data_from_args, judgments_of
     from meteorx.defaults import configure
     from meteorx.errors import InputError
 

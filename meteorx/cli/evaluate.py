@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from meteorx import scoring
 from meteorx.errors import InputError
 from meteorx.formats import Report, Scored, ScoredSystem, TestSet, document_scores
-from meteorx.scorer import Scorer, SegmentResult
+from meteorx.metric import Scorer, SegmentResult
 from meteorx.scoring import Parameters, compute
 from meteorx.stats import Stats, sum_stats
 
@@ -24,7 +24,8 @@ def score_testset(
 
     ``detail=False``: without links and tokens (see :func:`meteorx.parallel.score_pairs`).
     """
-    from meteorx.parallel import progress_bar, score_pairs
+    from meteorx.parallel import score_pairs
+    from meteorx.progress import progress_bar
 
     if not testset.refs:
         print("meteorx: warning: the input has no segments; the score is 0", file=sys.stderr)
@@ -68,7 +69,7 @@ def build_report(
             segments = [Scored(compute(r, params), r) for r in records]
         total = sum_stats(records)
         scores = [seg.score for seg in segments]
-        breakdown = scoring.system_score(system_score, compute(total, params), scores)
+        breakdown = scoring.system_breakdown(total, params, system_score, scores)
         system = ScoredSystem(
             name=name,
             system=Scored(breakdown, total),
@@ -158,7 +159,7 @@ def extend_signature(signature: str, fields: Sequence[str]) -> str:
 def check_report_files(args: argparse.Namespace) -> None:
     """Fail before any work if a file :func:`write_report` writes (--stats-out,
     --scr) cannot be created."""
-    from meteorx.cli.common import check_writable
+    from meteorx.cli.output import check_writable
     from meteorx.formats import scr_paths
 
     scr = getattr(args, "scr", None)

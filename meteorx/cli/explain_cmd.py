@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import add_config_args, add_max_chars_arg
+from meteorx.cli.arguments import add_config_args, add_max_chars_arg
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -37,16 +37,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from meteorx.api import build_scorer
-    from meteorx.cli.common import config_from_args
+    from meteorx.cli.configuration import config_from_args
     from meteorx.errors import InputError
     from meteorx.explain import explain_segment
-    from meteorx.inputs import check_length, read_parallel
+    from meteorx.inputs import read_aligned
 
     scorer = build_scorer(config_from_args(args))
-    hyps, refs = read_parallel(args.hyp, args.ref)
-    for path, lines in [(args.hyp, hyps), *zip(args.ref, refs, strict=True)]:
-        for number, line in enumerate(lines, 1):
-            check_length(line, f"{path}, line {number}", args.max_segment_chars)
+    (hyps,), refs = read_aligned([args.hyp], args.ref, args.max_segment_chars)
     if args.line:
         for n in args.line:
             if not 1 <= n <= len(hyps):

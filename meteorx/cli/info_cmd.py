@@ -8,7 +8,7 @@ import shutil
 import textwrap
 from typing import Any
 
-from meteorx.cli.common import add_config_args, add_plugin_arg
+from meteorx.cli.arguments import add_config_args, add_plugin_arg
 
 
 def add_parsers(sub: Any) -> None:
@@ -50,7 +50,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 
     import yaml
 
-    from meteorx.cli.common import config_from_args
+    from meteorx.cli.configuration import config_from_args
 
     cfg = config_from_args(args)
     data = cfg.model_dump(mode="json", exclude_none=True)
@@ -133,7 +133,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     from meteorx.registry import get_registry
     from meteorx.resources import cache_dir
 
-    registry = get_registry()  # imports the plugins, which declare their compiled modules
+    registry = get_registry()
+    registry.load_all()  # imports every plugin: they declare their compiled modules
     print(f"meteorx {__version__} (Python {platform.python_version()}, {sys.executable})")
     print(engine.describe())
     for name, purpose, state in engine.report():

@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         score_cmd,
         tune_cmd,
     )
-    from meteorx.cli.common import EPILOG, Parser
+    from meteorx.cli.parser import EPILOG, Parser
 
     parser = Parser(
         prog="meteorx",
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     modules are imported here, inside the ``try``.
     """
     try:
-        from meteorx.cli.common import standard_streams
+        from meteorx.cli.output import standard_streams
 
         with standard_streams():
             return _run(argv)
@@ -125,7 +125,8 @@ def _run(argv: Sequence[str] | None) -> int:
     """Parse the arguments and run the command; every expected failure is one line
     on stderr and exit code 2."""
     from meteorx import engine
-    from meteorx.cli.common import is_stdout_failure, load_plugin_args, stdout_failed
+    from meteorx.cli.configuration import load_plugin_args
+    from meteorx.cli.output import is_stdout_failure, stdout_failed
     from meteorx.errors import MeteorxError
 
     warnings.showwarning = _show_warning

@@ -5,15 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import (
-    MAX_RESAMPLES,
-    add_config_args,
-    add_input_args,
-    add_run_args,
-    add_seed_arg,
-    non_negative_int,
-    resample_count,
-)
+from meteorx.cli.arg_types import MAX_RESAMPLES, non_negative_int, resample_count
+from meteorx.cli.arguments import add_config_args, add_input_args, add_run_args, add_seed_arg
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -58,12 +51,12 @@ def run(args: argparse.Namespace) -> int:
 
     from meteorx import significance as sig
     from meteorx.api import build_scorer
-    from meteorx.cli.common import check_writable, config_from_args
+    from meteorx.cli.configuration import config_from_args
     from meteorx.cli.evaluate import extend_signature, score_testset
+    from meteorx.cli.output import check_writable
     from meteorx.errors import output_error
     from meteorx.formats import read_input
     from meteorx.report import SystemSummary, render_report
-    from meteorx.signature import signature
     from meteorx.stats import sum_stats
 
     check_writable(args.output)
@@ -104,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     sig_text = extend_signature(
-        signature(scorer, refs=testset.n_refs), [f"bs:{args.n_bootstrap}", f"seed:{args.seed}"]
+        scorer.signature(refs=testset.n_refs), [f"bs:{args.n_bootstrap}", f"seed:{args.seed}"]
     )
     note = (
         f"95% intervals: bootstrap over segments ({args.n_bootstrap} resamples, seed "

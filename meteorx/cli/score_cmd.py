@@ -6,17 +6,17 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from meteorx.cli.common import (
-    EPILOG,
+from meteorx.cli.arguments import (
     add_config_args,
     add_input_args,
     add_output_args,
     add_run_args,
     add_significance_args,
 )
+from meteorx.cli.parser import EPILOG
 
 if TYPE_CHECKING:
-    from meteorx.scorer import Scorer
+    from meteorx.metric import Scorer
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -61,10 +61,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from meteorx.api import build_scorer
-    from meteorx.cli.common import config_from_args, report_setup
+    from meteorx.cli.configuration import config_from_args, report_setup
     from meteorx.cli.evaluate import add_significance, build_report, score_testset, write_report
     from meteorx.formats import read_input
-    from meteorx.signature import signature
 
     check_score_args(args)
     if args.stream:
@@ -105,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         [[r.stats for r in system] for system in results],
         scorer.params,
         list(scorer.config.block_names),
-        signature(scorer, refs=testset.n_refs),
+        scorer.signature(refs=testset.n_refs),
         testset.seg_ids,
         testset.docs,
         testset.setid,

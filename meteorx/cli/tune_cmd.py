@@ -5,15 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.common import (
-    MAX_SEED,
-    add_config_args,
-    add_judgment_args,
-    add_run_args,
-    non_negative_int,
-    positive_int,
-    seed_number,
-)
+from meteorx.cli.arg_types import MAX_SEED, non_negative_int, positive_int, seed_number
+from meteorx.cli.arguments import add_config_args, add_judgment_args, add_run_args
 from meteorx.cli.correlate_cmd import add_statistics_args
 
 
@@ -93,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     from meteorx import __version__
     from meteorx import tune as T
     from meteorx.baselines import parse_baselines
-    from meteorx.cli.common import check_writable, config_from_args, judged_data_from_args
+    from meteorx.cli.configuration import config_from_args
+    from meteorx.cli.judgments import judged_data_from_args
+    from meteorx.cli.output import check_writable
     from meteorx.errors import InputError, output_error
 
     check_writable(args.output)
@@ -242,8 +237,8 @@ def held_out_report(
     from meteorx import metaeval
     from meteorx import tune as T
     from meteorx.baselines import baseline_metric
-    from meteorx.cli.common import judgments_of
     from meteorx.cli.correlate_cmd import write_table
+    from meteorx.cli.judgments import judgments_of
     from meteorx.errors import InputError
 
     out = sys.stdout

@@ -52,7 +52,7 @@ from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from meteorx import engine
-from meteorx.config import quote
+from meteorx.error_text import quote
 from meteorx.errors import InputError, PluginError
 from meteorx.scoring import Parameters, compute
 from meteorx.stats import Stats

@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from meteorx.api import build_scorer
-from meteorx.config import MeteorConfig
+from meteorx.config_models import MeteorConfig
 from meteorx.errors import InputError, ResourceError
-from meteorx.scorer import SegmentResult
+from meteorx.metric import SegmentResult
 
 __all__ = ["CompatInputError", "Meteor"]
 

@@ -1,10 +1,13 @@
 """Input and output formats: plain text, TSV, JSONL, WMT SGML, statistics files.
 
 The package has three parts: :mod:`~meteorx.formats.model` (the test set read in, the
-scored systems and report written out, the statistics file's columns),
-:mod:`~meteorx.formats.readers` (inputs; statistics files read back in
-:mod:`~meteorx.formats.stats_file`) and :mod:`~meteorx.formats.writers` (every output).
-The names below are importable from ``meteorx.formats`` itself.
+scored systems and report written out, the statistics file's columns), the readers
+(:mod:`~meteorx.formats.readers`: any input format, and plain text;
+:mod:`~meteorx.formats.tables`: TSV and JSONL; :mod:`~meteorx.formats.sgml`: WMT SGML;
+:mod:`~meteorx.formats.input_checks`: JSON text and identifiers, checked alike by all;
+statistics files read back in :mod:`~meteorx.formats.stats_file`) and
+:mod:`~meteorx.formats.writers` (every output). The names below are importable from
+``meteorx.formats`` itself.
 
 Reading gives a :class:`TestSet`: the hypotheses of one or more systems and the
 references, aligned by segment, with document and segment identifiers when the format
@@ -39,16 +42,10 @@ from meteorx.formats.model import (
     document_scores,
     stats_columns,
 )
-from meteorx.formats.readers import (
-    INPUT_FORMATS,
-    read_input,
-    read_sgml,
-    read_sgml_file,
-    read_table,
-    read_text,
-    unescape_sgml,
-)
+from meteorx.formats.readers import INPUT_FORMATS, read_input, read_text
+from meteorx.formats.sgml import read_sgml, read_sgml_file, unescape_sgml
 from meteorx.formats.stats_file import StatsFile, read_stats
+from meteorx.formats.tables import read_table
 from meteorx.formats.writers import (
     scr_paths,
     write_json,

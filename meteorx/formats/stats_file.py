@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from meteorx.config import SOFT_CREDIT, aligned_blocks, quote
+from meteorx.config_models import SOFT_CREDIT, aligned_blocks
+from meteorx.error_text import quote
 from meteorx.errors import InputError
+from meteorx.formats.input_checks import load_json
 from meteorx.formats.model import STATS_MAGIC, stats_columns
-from meteorx.formats.readers import load_json
 from meteorx.inputs import read_lines
 from meteorx.scoring import Parameters
 from meteorx.stats import Layout, Stats
@@ -223,7 +224,7 @@ def _read_stats_json(path: str, text: str) -> StatsFile:
 def checked_record(stats: object, block_names: Sequence[str], where: str = "rescore") -> Stats:
     """``stats`` itself, once it is known to be a :class:`Stats` record of at most
     ``block_names``' blocks that could have been counted (:func:`checked_stats`): what
-    :meth:`Scorer.rescore <meteorx.scorer.Scorer.rescore>` is given."""
+    :meth:`Scorer.rescore <meteorx.metric.Scorer.rescore>` is given."""
     if not isinstance(stats, Stats):
         raise InputError(
             f"{where}: a Stats record is needed (such as SegmentResult.stats), "

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TextIO
 
 from meteorx.errors import output_error
 from meteorx.formats.model import STATS_MAGIC, Report, ScoredSystem, stats_columns
 from meteorx.scoring import Breakdown, Parameters
+from meteorx.stats import HEAD_COLUMNS, STAGE_COLUMNS, TAIL_COLUMNS, Stats
 
 
 def _num(x: float) -> float | None:
@@ -74,9 +77,111 @@ def parameters_dict(params: Parameters, stage_names: Sequence[str]) -> dict[str,
     }
 
 
+#: ``json.dumps(value, ensure_ascii=False)`` (the C encoder: the same text as
+#: ``json.dump``, many times faster).
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+#: The number types whose ``repr`` is what ``json`` writes for them (finite values).
+_PLAIN_NUMBERS = frozenset((int, float))
+_FLOAT = frozenset((float,))
+_NON_FINITE = frozenset(("nan", "inf", "-inf"))
+_BREAKDOWN = attrgetter("score", "precision", "recall", "fmean", "fragmentation", "penalty")
+_HEAD = attrgetter(*HEAD_COLUMNS)
+_STAGES = attrgetter(*STAGE_COLUMNS)
+_TAIL = attrgetter(*TAIL_COLUMNS)
+
+
+def _stats_row(stats: Stats) -> Sequence[Any]:
+    """``stats.to_list()``, made faster: the row of a record whose stage blocks are of
+    one length (any other goes through ``to_list``)."""
+    stages = _STAGES(stats)
+    row = (*_HEAD(stats), *chain.from_iterable(zip(*stages, strict=False)), *_TAIL(stats))
+    return row if len(row) == 7 + 4 * len(stages[0]) else stats.to_list()
+
+
+class _FloatTexts(dict[float, str]):
+    """``repr`` of floats met before, remembered: a segment's precision, recall,
+    fragmentation and penalty are ratios of small counts, met again and again, and
+    ``repr`` is most of the JSON writer's time. Equal floats have one ``repr``, but
+    for 0.0 and -0.0 (never remembered, nor NaN)."""
+
+    def __missing__(self, x: float) -> str:
+        text = repr(x)
+        if x and x == x and len(self) < 65536:
+            self[x] = text
+        return text
+
+
+def _segment_dict(report: Report, s: ScoredSystem, i: int) -> dict[str, Any]:
+    """Segment ``i`` of system ``s`` as the JSON output's ``segments`` list holds it."""
+    seg = s.segments[i]
+    item: dict[str, Any] = {"segment": i + 1, **breakdown_dict(seg.breakdown)}
+    if report.docs is not None:
+        item["document"] = report.docs[i]
+    if report.seg_ids[i] != str(i + 1):
+        item["id"] = report.seg_ids[i]
+    if s.chunks is not None:
+        item["chunks"] = s.chunks[i]
+    if s.ref_index is not None:
+        item["ref_index"] = s.ref_index[i]
+    item["stats"] = seg.stats.to_list()
+    return item
+
+
+def _json_int(x: Any) -> str:
+    return repr(x) if type(x) is int else _encode(x)
+
+
+def _json_segments(report: Report, s: ScoredSystem) -> Iterator[str]:
+    """The items of the ``segments`` list, each preceded by its separator: the text
+    ``json.dumps`` gives :func:`_segment_dict`, written without building the dict.
+
+    Numbers are written with ``repr``, which is what ``json`` does for a finite
+    ``int`` or ``float``; a segment holding anything else (NaN or infinity, another
+    number type) goes through ``json`` itself.
+    """
+    docs, ids, chunks, refs = report.docs, report.seg_ids, s.chunks, s.ref_index
+    float_text = _FloatTexts().__getitem__
+    sep = ""
+    for i, seg in enumerate(s.segments):
+        breakdown = _BREAKDOWN(seg.breakdown)
+        row = _stats_row(seg.stats)
+        texts = None
+        if _FLOAT.issuperset(map(type, breakdown)) and _PLAIN_NUMBERS.issuperset(map(type, row)):
+            texts = [*map(float_text, breakdown), *map(repr, row)]
+            if texts[4] == "nan":  # fragmentation and penalty: undefined is null
+                texts[4] = "null"
+            if texts[5] == "nan":
+                texts[5] = "null"
+        if texts is None or not _NON_FINITE.isdisjoint(texts):
+            yield sep + _encode(_segment_dict(report, s, i))
+            sep = ", "
+            continue
+        extra = ""
+        if docs is not None:
+            extra += ', "document": ' + _encode(docs[i])
+        if ids[i] != str(i + 1):
+            extra += ', "id": ' + _encode(ids[i])
+        if chunks is not None:
+            extra += ', "chunks": ' + _json_int(chunks[i])
+        if refs is not None:
+            extra += ', "ref_index": ' + _json_int(refs[i])
+        yield (
+            f'{sep}{{"segment": {i + 1}, "score": {texts[0]}, "precision": {texts[1]}, '
+            f'"recall": {texts[2]}, "fmean": {texts[3]}, "fragmentation": {texts[4]}, '
+            f'"penalty": {texts[5]}{extra}, "stats": [{", ".join(texts[6:])}]}}'
+        )
+        sep = ", "
+
+
 def write_json(report: Report, out: TextIO, system_only: bool = False) -> None:
     """One JSON object: ``{"hyp", "system", "segments", "signature"}`` for one system,
-    ``{"systems": [...], "signature"}`` for several."""
+    ``{"systems": [...], "signature"}`` for several.
+
+    The text is ``json.dump(document, out, ensure_ascii=False)``'s, but the segments
+    (:func:`_segment_dict`) are written one by one as they are formatted, not gathered
+    into one dict first.
+    """
     baseline = report.systems[0].name
 
     def one(s: ScoredSystem) -> dict[str, Any]:
@@ -91,34 +196,31 @@ def write_json(report: Report, out: TextIO, system_only: bool = False) -> None:
                 {"document": d, **breakdown_dict(sc.breakdown), "stats": sc.stats.to_list()}
                 for d, sc in s.documents
             ]
-        if not system_only:
-            segs = []
-            for i, seg in enumerate(s.segments):
-                item: dict[str, Any] = {"segment": i + 1, **breakdown_dict(seg.breakdown)}
-                if report.docs is not None:
-                    item["document"] = report.docs[i]
-                if report.seg_ids[i] != str(i + 1):
-                    item["id"] = report.seg_ids[i]
-                if s.chunks is not None:
-                    item["chunks"] = s.chunks[i]
-                if s.ref_index is not None:
-                    item["ref_index"] = s.ref_index[i]
-                item["stats"] = seg.stats.to_list()
-                segs.append(item)
-            data["segments"] = segs
         return data
 
-    data: dict[str, Any] = (
-        one(report.systems[0])
-        if len(report.systems) == 1
-        else {"systems": [one(s) for s in report.systems]}
-    )
+    def open_system(s: ScoredSystem) -> None:
+        """A system's object without its closing brace; ``segments`` is its last key."""
+        out.write(_encode(one(s))[:-1])
+        if not system_only:
+            out.write(', "segments": [')
+            out.writelines(_json_segments(report, s))
+            out.write("]")
+
+    rest: dict[str, Any] = {}
     if report.significance:
-        data["significance"] = report.significance
-    data["parameters"] = parameters_dict(report.params, report.stage_names)
-    data["signature"] = report.signature
-    json.dump(data, out, ensure_ascii=False)
-    out.write("\n")
+        rest["significance"] = report.significance
+    rest["parameters"] = parameters_dict(report.params, report.stage_names)
+    rest["signature"] = report.signature
+    if len(report.systems) == 1:
+        open_system(report.systems[0])
+    else:
+        out.write('{"systems": [')
+        for k, s in enumerate(report.systems):
+            out.write(", " if k else "")
+            open_system(s)
+            out.write("}")
+        out.write("]")
+    out.write(", " + _encode(rest)[1:] + "\n")  # the keys after the systems
 
 
 def _f(x: float, p: int) -> str:
@@ -317,6 +419,17 @@ def _g(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+class _Texts(dict[Any, str]):
+    """:func:`_g` of numbers met before, remembered (counts repeat a lot). Equal
+    numbers have one text (3 and 3.0 are both ``3``), so the number is the key."""
+
+    def __missing__(self, x: float) -> str:
+        text = _g(x)
+        if len(self) < 4096:
+            self[x] = text
+        return text
+
+
 def write_stats(report: Report, out: TextIO) -> None:
     """Segment statistics, one row per system and segment, to re-score later.
 
@@ -330,8 +443,9 @@ def write_stats(report: Report, out: TextIO) -> None:
         out.write(f"# setid: {report.setid}\n")
     cols = ["system", "document", "segment", *stats_columns(report.stage_names)]
     out.write("\t".join(cols) + "\n")
+    text = _Texts().__getitem__
     for s in report.systems:
         for i, seg in enumerate(s.segments):
             doc = report.docs[i] if report.docs is not None else ""
-            values = "\t".join(_g(v) for v in seg.stats.to_list())
+            values = "\t".join(map(text, _stats_row(seg.stats)))
             out.write(f"{s.name}\t{doc}\t{report.seg_ids[i]}\t{values}\n")

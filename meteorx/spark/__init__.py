@@ -15,7 +15,7 @@ for every batch that worker gets. Every row also carries its sufficient statisti
 the driver from their column-wise sum. When the statistics are whole counts (all
 presets but those with ``soft_credit``, such as ``meteorx``), the sum is exact in any
 order and the corpus score is *identical* to :meth:`Scorer.corpus
-<meteorx.scorer.Scorer.corpus>` on the same rows; with fractional statistics it may
+<meteorx.metric.Scorer.corpus>` on the same rows; with fractional statistics it may
 differ in the last bits, as Spark adds in no fixed order (``python -m meteorx.spark``
 adds them in input order, and is identical). For a configuration with
 ``system_score: mean``, such as ``nltk``, the score is the mean of the row scores.
@@ -33,7 +33,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -43,7 +43,7 @@ from typing import Any
 from meteorx import errors
 from meteorx.config import MeteorConfig, validate_config
 from meteorx.errors import InputError, MeteorxError
-from meteorx.scoring import Breakdown, system_score
+from meteorx.scoring import Breakdown
 from meteorx.stats import Layout, Stats
 
 __all__ = ["JOB_SCRIPT", "SparkResult", "corpus_stats", "executor_errors", "score", "score_rows"]
@@ -146,7 +146,7 @@ def _score_batch(task: _Task, scorer: Any, batch: Any) -> Any:
     import numpy as np
 
     from meteorx.inputs import check_length
-    from meteorx.scorer import paused_gc
+    from meteorx.metric import paused_gc
 
     pa = _import("pyarrow")
     hyps = batch.column(task.hypothesis).to_pylist()
@@ -317,7 +317,7 @@ def score(
     does not score again; call ``result.rows.unpersist()`` when done.
     """
     from meteorx.api import build_scorer
-    from meteorx.signature import signature
+    from meteorx.formats.stats_file import checked_record
 
     rows = score_rows(
         df, hypothesis, references, config=config, language=language, normalize=normalize
@@ -327,10 +327,11 @@ def score(
     scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
     with executor_errors():
         total = corpus_stats(rows, width=Layout(len(scorer.config.block_names)).width)
-        rule = scorer.config.system_score
-        breakdown = system_score(rule, scorer.rescore(total), _score_sum(rows))
+        breakdown = scorer.system(
+            checked_record(total, scorer.config.block_names), _score_sum(rows)
+        )
         n_refs = _max_references(df, references)
-    return SparkResult(rows, breakdown.score, breakdown, total, signature(scorer, refs=n_refs))
+    return SparkResult(rows, breakdown.score, breakdown, total, scorer.signature(refs=n_refs))
 
 
 def _score_sum(rows: Any) -> Callable[[], tuple[float, int]]:
@@ -351,14 +352,3 @@ def _max_references(df: Any, column: str) -> int | None:
         return 1
     row = df.agg(functions.max(functions.size(functions.col(column)))).first()
     return None if row is None or row[0] is None else max(1, int(row[0]))
-
-
-def stats_sum(records: Iterable[Sequence[float]]) -> list[float]:
-    """Element-wise sum of statistics rows (for collecting ``meteor_stats`` yourself)."""
-    total: list[float] = []
-    for row in records:
-        if len(total) < len(row):
-            total += [0.0] * (len(row) - len(total))
-        for i, x in enumerate(row):
-            total[i] += x
-    return total

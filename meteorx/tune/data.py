@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from meteorx.config import MeteorConfig
+from meteorx.config_models import MeteorConfig
 from meteorx.errors import InputError, cut
 from meteorx.inputs import read_lines
 from meteorx.metaeval import Metric
+from meteorx.metric import Scorer
 from meteorx.registry import get_registry
-from meteorx.scorer import Scorer
 from meteorx.significance import stats_matrix
 
 FloatArray = npt.NDArray[np.float64]
@@ -105,7 +105,7 @@ def read_human_systems(
     sign = -1.0 if lower_is_better else 1.0
     out: dict[str, float] = {}
     if text.lstrip().startswith("{"):
-        from meteorx.formats.readers import load_json
+        from meteorx.formats.input_checks import load_json
 
         data = load_json(text, path)
         if not isinstance(data, dict):
@@ -359,7 +359,8 @@ class StatsBank:
         )
 
     def _align(self, weights: tuple[float, ...]) -> FloatArray:
-        from meteorx.parallel import progress_bar, score_pairs
+        from meteorx.parallel import score_pairs
+        from meteorx.progress import progress_bar
 
         scorer = Scorer(self.config.with_block_weights(weights))
         data = self.data

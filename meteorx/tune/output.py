@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import yaml
 
-from meteorx.config import MeteorConfig
+from meteorx.config_models import MeteorConfig
 from meteorx.tune.search import Setting
 
 

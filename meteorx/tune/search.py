@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from meteorx.config import MeteorConfig
+from meteorx.config_models import MeteorConfig
 from meteorx.scoring import final_score, fmean, fragmentation, penalty, precision_recall
 from meteorx.stats import Layout, Stats
 from meteorx.tune.data import StatsBank

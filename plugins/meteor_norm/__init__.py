@@ -6,11 +6,13 @@ Meteor 1.5 can normalise English, Czech, French, German, Russian and Spanish onl
 other languages these tokenizers raise a :class:`~meteorx.errors.LanguageError` when
 the scorer is built (use ``lower``, or a language plugin's tokenizer, instead).
 
-The plugin's modules: ``tokenizer`` is the definition in plain Python (standard library
-only); ``_native`` (built from ``_native.pyx``) is its compiled twin, reached only
-through :func:`meteorx.engine.compiled` when a tokenizer is built. This module imports
-meteorx's plugin interface (hooks, errors, languages, the engine seam) and, when a
-tokenizer is built, ``tokenizer``.
+The plugin's modules: ``tokenizer`` is the definition in plain Python (``tokens``,
+standard library only); ``_native`` (built from ``_native.pyx``) is its compiled twin,
+reached only through :func:`meteorx.engine.compiled` when a tokenizer is built;
+``languages`` holds the languages the jar normalises and their rules (apostrophes,
+non-breaking prefixes), the arguments of ``tokens``. This module imports meteorx's
+plugin interface (hooks, errors, languages, the engine seam) and, when a tokenizer is
+built, ``languages`` and ``tokenizer``.
 """
 
 from __future__ import annotations
@@ -41,9 +43,10 @@ def norm_tokenizer(
     once), else the plain Python; both give :func:`tokenizer.normalize_meteor`'s tokens.
     Raises ``ValueError`` for languages the jar cannot normalise.
     """
-    # Imported here: its Unicode-class regexes take ~40 ms to compile, which every run
+    # Imported here: the tokenizer's Unicode-class regexes take ~40 ms to compile, which every run
     # would pay at start-up though most never use this tokenizer.
-    from meteorx_plugins.meteor_norm.tokenizer import language_rules, tokens
+    from meteorx_plugins.meteor_norm.languages import language_rules
+    from meteorx_plugins.meteor_norm.tokenizer import tokens
 
     apostrophes, prefixes = language_rules(language)
 
@@ -69,7 +72,7 @@ def _factory(keep_punctuation: bool) -> TokenizerFactory:
         try:
             tokenize = norm_tokenizer(language.code, keep_punctuation)
         except ValueError:
-            from meteorx_plugins.meteor_norm.tokenizer import NORM_LANGUAGES
+            from meteorx_plugins.meteor_norm.languages import NORM_LANGUAGES
 
             known = ", ".join(sorted(NORM_LANGUAGES))
             raise LanguageError(

@@ -40,7 +40,6 @@ class NltkAligner(Aligner):
         self._plan: tuple[list[Matcher], _FastPlan | None] | None = None
         self._greedy = greedy_module()  # compiled or not: asked once, when it is built
         self._greedy_links = self._greedy.greedy_links
-        self._chunk_count = self._greedy.chunk_count
         self._default_aligner: TokenAligner | None = None  # NLTK's stemmer and WordNet
         self._record = record_maker()
 
@@ -107,9 +106,8 @@ class NltkAligner(Aligner):
             matches = [new(Match, (j, 1, i, 1, stage[i])) for j, i in enumerate(hyp_of) if i >= 0]
         else:
             matches = [new(Match, (j, 1, i, 1, 0)) for j, i in enumerate(hyp_of) if i >= 0]
-        # NLTK's chunk count (hypothesis order) is the same number as count_chunks'.
         alignment: Alignment = self._record(  # Alignment(matches, chunks), built faster
-            Alignment, ALIGNMENT_FIELDS, (tuple(matches), self._chunk_count(link), True)
+            Alignment, ALIGNMENT_FIELDS, (tuple(matches), count_chunks(matches), True)
         )
         return alignment
 

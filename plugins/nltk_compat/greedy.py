@@ -139,16 +139,3 @@ def greedy_links(
             if not ref_left:
                 break
     return link, matches + len(syn_links), stem_links, syn_links
-
-
-def chunk_count(link: Sequence[int]) -> int:
-    """Chunks of a link list (runs of links adjacent on both sides), as NLTK counts
-    them on its hypothesis-ordered pairs; 0 without links (NLTK says 1, but then the
-    score is 0 either way)."""
-    chunks = 0
-    previous = _NONE
-    for j in link:
-        if j >= 0 and j != previous + 1:
-            chunks += 1
-        previous = j
-    return chunks

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from meteorx.engine import compiled
+from meteorx.types import count_chunks
 from meteorx_plugins.nltk_compat import greedy, porter
 from meteorx_plugins.nltk_compat.greedy import Prefilter
 from meteorx_plugins.nltk_compat.porter import porter_stem_function
@@ -161,11 +162,13 @@ def token_aligner(
     is the greedy alignment to run (default: :func:`greedy_module`'s)."""
     stem, synonyms, prefilter = _functions(stemmer, wordnet)
     module = module or greedy_module()
-    links, count = module.greedy_links, module.chunk_count
+    links = module.greedy_links
 
     def align(hyp: Sequence[str], ref: Sequence[str]) -> Links:
         link, matches, _, _ = links(hyp, ref, stem, synonyms, prefilter)
-        return link, matches, count(link)
+        # NLTK counts chunks on its links in hypothesis order: the same number
+        # (count_chunks reads hypothesis-ordered links with the sides swapped).
+        return link, matches, count_chunks([(i, 1, j, 1) for i, j in enumerate(link) if j >= 0])
 
     return align
 

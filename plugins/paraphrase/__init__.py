@@ -7,8 +7,16 @@ The plugin owns everything about paraphrase tables, one concern per module:
 ``text_format``
     reading Meteor's ``paraphrase-<lang>.gz`` text;
 ``compiler``
-    writing a table's compiled form into the user cache folder (once: about 2-3 s for
-    the English table on a small machine);
+    compiling a table into its compiled form in the user cache folder (once: about
+    2-3 s for the English table on a small machine): the fast and general paths;
+``sorted_scan``
+    the fast path's reading of a sorted table, whole decompressed blocks at a time;
+``key_index``
+    the index of phrases and their prefixes (both paths build it);
+``byte_arrays``
+    the array operations over lines of bytes that the fast path uses;
+``compiled_file``
+    the compiled form: its layout, its name (a fingerprint of the source), writing it;
 ``table``
     opening the compiled form (milliseconds) and the table model the matcher reads;
 ``matcher``

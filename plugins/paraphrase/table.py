@@ -6,13 +6,15 @@ then decodes the directory only (~17 k first words); a first word's keys are rea
 first time a sentence contains it. The file is read, not mapped, so that truncating or
 rewriting it during a run cannot kill the run (``SIGBUS``) or change its results.
 
-:func:`load_table` opens the cache file :mod:`.compiler` wrote (compiling the table
-first when there is none, or it is stale or damaged); :class:`ParaphraseTable` answers
-the matcher's questions (the keys of a first word, a phrase's paraphrases) and holds the
-compiled matcher's state when the engine in use runs it.
+:func:`load_table` opens the cache file :mod:`.compiler` wrote (laid out as
+:mod:`.compiled_file` says; compiling the table first when there is none, or it is
+stale or damaged); :class:`ParaphraseTable` answers the matcher's questions (the keys
+of a first word, a phrase's paraphrases) and holds the compiled matcher's state when
+the engine in use runs it.
 
-This module imports :mod:`.compiler`, :mod:`.text_format`, :mod:`meteorx.cache` and
-:mod:`meteorx.errors`; never the compiled module itself (the matcher hands it over).
+This module imports :mod:`.compiler`, :mod:`.compiled_file`, :mod:`.text_format`,
+:mod:`meteorx.cache` and :mod:`meteorx.errors`; never the compiled module itself (the
+matcher hands it over).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from meteorx.cache import (
     replacing,
 )
 from meteorx.errors import ResourceError
-from meteorx_plugins.paraphrase.compiler import CACHE_KIND, SECTIONS, compile_table, fingerprint
+from meteorx_plugins.paraphrase.compiled_file import CACHE_KIND, SECTIONS, fingerprint
+from meteorx_plugins.paraphrase.compiler import compile_table
 from meteorx_plugins.paraphrase.text_format import clean_words, odd_space
 
 __all__ = ["Group", "ParaphraseTable", "clear_loaded", "load_table"]

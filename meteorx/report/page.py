@@ -1,193 +1,26 @@
-"""A self-contained HTML report in the spirit of Meteor 1.5's X-Ray.
-
-One file, no network fetches: inline CSS, inline SVG plots (score histograms per
-system, and a segment-by-segment scatter of the first two systems) and a small inline
-script that draws alignment grids from data embedded as JSON. Sections:
-
-1. system scores with 95% bootstrap intervals and, for two or more systems, paired
-   bootstrap p-values against the first (baseline);
-2. score distributions;
-3. segments sorted by the score difference between the first two systems (or by score
-   for one system), each with its alignment grid per system: reference words across,
-   hypothesis words down, a filled cell for every link, coloured by the stage that made
-   it (exact, stem, synonym, paraphrase, …), as in X-Ray.
+"""The report's HTML document (:mod:`meteorx.report`): the score table, the plots and
+the segments, with inline CSS and the script that draws the alignment grids.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from meteorx import __version__
-from meteorx.scorer import SegmentResult
-
-#: Stage colours (colour-blind-safe Okabe–Ito palette), in stage order.
-STAGE_COLORS = ["#0072B2", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"]
-#: System colours for plots.
-SYSTEM_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
-
-
-@dataclass
-class SystemSummary:
-    """A system's line in the score table."""
-
-    name: str
-    score: float
-    precision: float
-    recall: float
-    fragmentation: float
-    penalty: float
-    ci: tuple[float, float] | None = None
-    p_value: float | None = None
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+from meteorx.metric import SegmentResult
+from meteorx.report.plots import STAGE_COLORS, SYSTEM_COLORS, esc, histogram_svg, scatter_svg
+from meteorx.report.summary import SystemSummary, segments_data
 
 
 def _fmt(x: float, digits: int = 4) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
-# -- SVG plots ----------------------------------------------------------------------
-
-
-def histogram_svg(names: Sequence[str], scores: Sequence[Sequence[float]], bins: int = 20) -> str:
-    """Overlaid histograms of segment scores in [0, 1], one colour per system."""
-    width, height = 640, 260
-    left, right, top, bottom = 48, 16, 16, 40
-    plot_w, plot_h = width - left - right, height - top - bottom
-    counts = []
-    for values in scores:
-        c = [0] * bins
-        for v in values:
-            c[min(bins - 1, max(0, int(v * bins)))] += 1
-        counts.append(c)
-    peak = max((max(c) for c in counts if c), default=1) or 1
-    parts = [
-        f'<svg class="histogram" role="img" aria-label="score distributions" '
-        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'xmlns="http://www.w3.org/2000/svg">'
-    ]
-    # Axes and grid.
-    for k in range(5):
-        y = top + plot_h - plot_h * k / 4
-        label = round(peak * k / 4)
-        parts.append(
-            f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" class="gridline"/>'
-        )
-        parts.append(
-            f'<text x="{left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{label}</text>'
-        )
-    for k in range(11):
-        x = left + plot_w * k / 10
-        parts.append(
-            f'<text x="{x:.1f}" y="{top + plot_h + 16}" class="tick" '
-            f'text-anchor="middle">{k / 10:.1f}</text>'
-        )
-    parts.append(
-        f'<text x="{left + plot_w / 2}" y="{height - 4}" class="axis-label" '
-        f'text-anchor="middle">segment score</text>'
-    )
-    parts.append(
-        f'<text x="12" y="{top + plot_h / 2}" class="axis-label" text-anchor="middle" '
-        f'transform="rotate(-90 12 {top + plot_h / 2})">segments</text>'
-    )
-    bar_w = plot_w / bins
-    for s, c in enumerate(counts):
-        color = SYSTEM_COLORS[s % len(SYSTEM_COLORS)]
-        d = [f"M{left:.1f},{top + plot_h:.1f}"]
-        for b, n in enumerate(c):
-            y = top + plot_h - plot_h * n / peak
-            d.append(f"L{left + b * bar_w:.1f},{y:.1f}L{left + (b + 1) * bar_w:.1f},{y:.1f}")
-        d.append(f"L{left + plot_w:.1f},{top + plot_h:.1f}Z")
-        parts.append(
-            f'<path class="hist-series" data-system="{_esc(names[s])}" d="{"".join(d)}" '
-            f'fill="{color}" fill-opacity="0.18" stroke="{color}" stroke-width="1.5"/>'
-        )
-    parts.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}" class="axis"/>')
-    parts.append(
-        f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" '
-        f'y2="{top + plot_h}" class="axis"/>'
-    )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def scatter_svg(name_a: str, name_b: str, a: Sequence[float], b: Sequence[float]) -> str:
-    """Segment scores of system B against system A; points above the diagonal favour B."""
-    size, pad = 300, 40
-    plot = size - 2 * pad
-    parts = [
-        f'<svg class="scatter" role="img" aria-label="segment scores, {_esc(name_b)} against '
-        f'{_esc(name_a)}" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
-        f'xmlns="http://www.w3.org/2000/svg">',
-        f'<rect x="{pad}" y="{pad}" width="{plot}" height="{plot}" class="frame"/>',
-        f'<line x1="{pad}" y1="{pad + plot}" x2="{pad + plot}" y2="{pad}" class="diagonal"/>',
-    ]
-    for x, y in zip(a, b, strict=True):
-        cls = "pt-b" if y > x else "pt-a" if x > y else "pt-tie"
-        parts.append(
-            f'<circle class="{cls}" cx="{pad + plot * x:.1f}" cy="{pad + plot * (1 - y):.1f}" '
-            f'r="1.6"/>'
-        )
-    parts.append(
-        f'<text x="{pad + plot / 2}" y="{size - 8}" class="axis-label" '
-        f'text-anchor="middle">{_esc(_short(name_a))}</text>'
-    )
-    parts.append(
-        f'<text x="12" y="{pad + plot / 2}" class="axis-label" text-anchor="middle" '
-        f'transform="rotate(-90 12 {pad + plot / 2})">{_esc(_short(name_b))}</text>'
-    )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _short(name: str, limit: int = 36) -> str:
-    return name if len(name) <= limit else "…" + name[-(limit - 1) :]
-
-
-# -- data for the script ------------------------------------------------------------
-
-
-def _segment_payload(
-    results: Sequence[SegmentResult],
-) -> dict[str, Any]:
-    refs: list[list[str]] = []
-    ref_slot: dict[tuple[str, ...], int] = {}
-    systems = []
-    for r in results:
-        slot = ref_slot.get(r.ref_tokens)
-        if slot is None:
-            slot = ref_slot[r.ref_tokens] = len(refs)
-            refs.append(list(r.ref_tokens))
-        b = r.breakdown
-        systems.append(
-            {
-                "h": list(r.hyp_tokens),
-                "r": slot,
-                "ri": r.ref_index,
-                "l": [
-                    [m.hyp_start, m.hyp_len, m.ref_start, m.ref_len, m.stage]
-                    for m in r.alignment.matches
-                ],
-                "s": round(b.score, 6),
-                "p": round(b.precision, 4),
-                "rc": round(b.recall, 4),
-                "f": None if math.isnan(b.fragmentation) else round(b.fragmentation, 4),
-                "pen": None if math.isnan(b.penalty) else round(b.penalty, 4),
-                "c": r.alignment.chunks,
-            }
-        )
-    return {"refs": refs, "sys": systems}
-
-
-def _json_for_script(data: Any) -> str:
+def json_for_script(data: Any) -> str:
     """JSON that a script element cannot end early (``</script>``, ``<!--``).
 
     ``<``, ``>`` and ``&`` only occur inside JSON strings, where their ``\\uXXXX``
@@ -221,14 +54,7 @@ def render_report(
         "stages": list(stage_names),
         "colors": [STAGE_COLORS[i % len(STAGE_COLORS)] for i in range(len(stage_names))],
         "expanded": expanded,
-        "segments": [
-            {
-                "id": seg_ids[i],
-                "doc": docs[i] if docs is not None else None,
-                **_segment_payload([system[i] for system in results]),
-            }
-            for i in range(n)
-        ],
+        "segments": segments_data(results, seg_ids, docs),
     }
     rows = []
     for k, s in enumerate(summaries):
@@ -243,18 +69,18 @@ def render_report(
             p_cell = f"{s.p_value:.4f}{star}"
         rows.append(
             f'<tr class="system-row"><td><span class="swatch" style="background:{color}"></span>'
-            f'{_esc(s.name)}</td><td class="num score">{_fmt(s.score)}</td>'
+            f'{esc(s.name)}</td><td class="num score">{_fmt(s.score)}</td>'
             f'<td class="num">{ci}</td><td class="num">{_fmt(s.precision)}</td>'
             f'<td class="num">{_fmt(s.recall)}</td><td class="num">{_fmt(s.fragmentation)}</td>'
             f'<td class="num">{_fmt(s.penalty)}</td><td class="num">{p_cell}</td></tr>'
         )
     legend = "".join(
         f'<span class="legend-item"><span class="swatch" '
-        f'style="background:{SYSTEM_COLORS[k % len(SYSTEM_COLORS)]}"></span>{_esc(name)}</span>'
+        f'style="background:{SYSTEM_COLORS[k % len(SYSTEM_COLORS)]}"></span>{esc(name)}</span>'
         for k, name in enumerate(names)
     )
     stage_legend = "".join(
-        f'<span class="legend-item"><span class="cell-swatch s{i}"></span>{_esc(name)}</span>'
+        f'<span class="legend-item"><span class="cell-swatch s{i}"></span>{esc(name)}</span>'
         for i, name in enumerate(stage_names)
     )
     stage_css = "".join(
@@ -268,9 +94,9 @@ def render_report(
         scatter = (
             '<figure class="plot scatter-figure">'
             + scatter_svg(names[0], names[1], scores[0], scores[1])
-            + f"<figcaption>Segment scores: {_esc(names[1])} (up) against {_esc(names[0])} "
-            f"(across). {better_b} segments favour {_esc(names[1])}, {better_a} favour "
-            f"{_esc(names[0])}, {n - better_a - better_b} tie.</figcaption></figure>"
+            + f"<figcaption>Segment scores: {esc(names[1])} (up) against {esc(names[0])} "
+            f"(across). {better_b} segments favour {esc(names[1])}, {better_a} favour "
+            f"{esc(names[0])}, {n - better_a - better_b} tie.</figcaption></figure>"
         )
     sort_options = (
         '<option value="diff">difference (2nd − 1st), largest first</option>'
@@ -284,21 +110,21 @@ def render_report(
     )
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return _PAGE.format(
-        title=_esc(title),
+        title=esc(title),
         style=_STYLE + stage_css,
-        generated=_esc(generated),
-        version=_esc(__version__),
-        signature=_esc(signature),
+        generated=esc(generated),
+        version=esc(__version__),
+        signature=esc(signature),
         n_segments=n,
         n_systems=len(names),
         system_rows="".join(rows),
-        significance_note=_esc(significance_note),
+        significance_note=esc(significance_note),
         histogram=histogram_svg(names, scores),
         legend=legend,
         scatter=scatter,
         stage_legend=stage_legend,
         sort_options=sort_options,
-        data=_json_for_script(data),
+        data=json_for_script(data),
         script=_SCRIPT,
     )
 

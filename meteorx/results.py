@@ -1,0 +1,45 @@
+"""What scoring returns: a segment's result and a system's (corpus) result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from meteorx.scoring import Breakdown
+from meteorx.stats import Stats
+from meteorx.types import Alignment
+
+
+@dataclass(frozen=True)
+class SegmentResult:
+    """One hypothesis scored against its best reference."""
+
+    score: float
+    breakdown: Breakdown
+    stats: Stats
+    alignment: Alignment
+    hyp_tokens: tuple[str, ...]
+    ref_tokens: tuple[str, ...]
+    ref_index: int  # which reference scored best
+
+    @property
+    def precision(self) -> float:
+        return self.breakdown.precision
+
+    @property
+    def recall(self) -> float:
+        return self.breakdown.recall
+
+
+#: SegmentResult's fields in declaration order (what ``make_record`` takes values in).
+SEGMENT_FIELDS = tuple(f.name for f in fields(SegmentResult))
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """A system's score from summed statistics, with every segment's result."""
+
+    score: float
+    breakdown: Breakdown
+    stats: Stats
+    segments: tuple[SegmentResult, ...]
+    signature: str

@@ -150,22 +150,14 @@ class Meteor(Pipeline):
 #: The name meteorx used before :class:`Meteor`; the same class.
 Scorer = Meteor
 
-_REBUILT: dict[str, Meteor] = {}
-
 
 def _rebuilt(config: MeteorConfig) -> Meteor:
     """The process's Meteor of ``config``, built on first use (what an unpickled
-    Meteor is: a pool's workers and Spark's executors build each configuration once)."""
-    from meteorx import engine
-    from meteorx.registry import get_registry
+    Meteor is): the front door's shared Meteor, so a pool's workers and Spark's
+    executors build each configuration once."""
+    from meteorx.api import build_scorer
 
-    key = f"{config.model_dump_json()}|{engine.requested()}|{id(get_registry())}"
-    metric = _REBUILT.get(key)
-    if metric is None:
-        if len(_REBUILT) >= 32:
-            _REBUILT.clear()
-        metric = _REBUILT[key] = Meteor(config)
-    return metric
+    return build_scorer(config, shared=True)
 
 
 @contextmanager

@@ -84,7 +84,11 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
 
 
 def submit_command(
-    cluster: Cluster, cores: int, args: list[str], events: Path | None = None
+    cluster: Cluster,
+    cores: int,
+    args: list[str],
+    events: Path | None = None,
+    executor_memory: str = "1g",
 ) -> list[str]:
     from meteorx.spark import JOB_SCRIPT
 
@@ -94,7 +98,8 @@ def submit_command(
         log = ["--conf", "spark.eventLog.enabled=true", "--conf", f"spark.eventLog.dir={events}",
                "--conf", "spark.eventLog.compress=false"]  # fmt: skip
     return [str(_spark_bin() / "spark-submit"), "--master", cluster.url,
-            "--conf", f"spark.cores.max={cores}", "--conf", "spark.executor.memory=1g",
+            "--conf", f"spark.cores.max={cores}",
+            "--conf", f"spark.executor.memory={executor_memory}",
             "--conf", "spark.ui.enabled=false", *log, JOB_SCRIPT, *args]  # fmt: skip
 
 
@@ -216,10 +221,11 @@ def memory(args: argparse.Namespace, cluster: Cluster, folder: Path) -> None:
     config = ["--preset", args.preset, "--lang", args.lang, "--norm", args.norm]
     hyp, ref = write_synthetic(folder, args.big)
     print(f"{args.big:,} synthetic rows; configuration: {' '.join(config)}; "
+          f"spark.executor.memory={args.executor_memory}; "
           f"load before: {os.getloadavg()[0]:.2f}")  # fmt: skip
     worker_group = cluster.groups[-1]
-    command = submit_command(cluster, 2, ["--hyp", str(hyp), "--ref", str(ref), *config,
-                                          "--rows", str(folder / "rows")])  # fmt: skip
+    job = ["--hyp", str(hyp), "--ref", str(ref), *config, "--rows", str(folder / "rows")]
+    command = submit_command(cluster, 2, job, executor_memory=args.executor_memory)
     command = ["nice", *command]
     ours = os.getpgid(0)
 
@@ -264,6 +270,8 @@ def memory(args: argparse.Namespace, cluster: Cluster, folder: Path) -> None:
     print("|---:|" + "---:|" * len(roles))
     for until, peak in rss.by_tenths():
         print(f"| {until:.0f} | " + " | ".join(f"{peak[r]:.0f}" for r in roles) + " |")
+    if args.no_stream:
+        return
     stream = ["nice", sys.executable, "-m", "meteorx", "score", "--stream", "--system-only",
               "--jobs", "2", "--hyp", str(hyp), "--ref", str(ref), *config]  # fmt: skip
     t_stream, want = timed(stream)
@@ -280,6 +288,8 @@ def main() -> int:
     parser.add_argument("--preset", default="li")
     parser.add_argument("--lang", default="en")
     parser.add_argument("--norm", default="lower")
+    parser.add_argument("--executor-memory", default="1g", help="memory run: its heap")
+    parser.add_argument("--no-stream", action="store_true", help="memory run: no --stream check")
     args = parser.parse_args()
     if not XRAY.is_dir():
         print(f"xray data not found in {XRAY} (set METEORX_DATA)", file=sys.stderr)

@@ -120,14 +120,32 @@ def jobs_seconds(events: Path) -> float:
     return total
 
 
+def anonymous_mb(pid: int) -> float:
+    """A process's anonymous resident memory (MB): its RSS without file-backed pages
+    (memory-mapped files, such as the blocks a JVM maps to read them, which the kernel
+    may drop at will); 0 if the process is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("RssAnon:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 class PeakRss:
     """Peak summed RSS (MB) of processes matched by a predicate on (pgid, pid, args,
     pid -> parent pid),
-    sampled every 0.5 s; ``trace`` keeps every sample, to tell a plateau from growth."""
+    sampled every 0.5 s; ``trace`` keeps every sample, to tell a plateau from growth.
+    Each role in ``anonymous`` is also summed without file-backed pages, as
+    ``"ROLE (anon)"``."""
 
-    def __init__(self, roles: dict[str, object]) -> None:
+    def __init__(self, roles: dict[str, object], anonymous: tuple[str, ...] = ()) -> None:
         self.roles = roles
-        self.peak = dict.fromkeys(roles, 0.0)
+        self.anonymous = anonymous
+        names = [*roles, *(f"{role} (anon)" for role in anonymous)]
+        self.peak = dict.fromkeys(names, 0.0)
         self.trace: list[tuple[float, dict[str, float]]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -152,11 +170,13 @@ class PeakRss:
                 pgid, pid, ppid, rss, *rest = line.split(None, 4)
                 rows.append((int(pgid), int(pid), int(rss), rest[0] if rest else ""))
                 parent[int(pid)] = int(ppid)
-            totals = dict.fromkeys(self.roles, 0.0)
+            totals = dict.fromkeys(self.peak, 0.0)
             for pgid, pid, rss, args in rows:
                 for role, match in self.roles.items():
                     if match(pgid, pid, args, parent):  # type: ignore[operator]
                         totals[role] += rss / 1024
+                        if role in self.anonymous:
+                            totals[f"{role} (anon)"] += anonymous_mb(pid)
             self.trace.append((time.monotonic() - self._start, totals))
             for role, value in totals.items():
                 self.peak[role] = max(self.peak[role], value)
@@ -170,7 +190,7 @@ class PeakRss:
         for k in range(10):
             lo, hi = end * k / 10, end * (k + 1) / 10
             window = [t for at, t in self.trace if lo <= at <= hi]
-            tenths.append((hi, {r: max((t[r] for t in window), default=0.0) for r in self.roles}))
+            tenths.append((hi, {r: max((t[r] for t in window), default=0.0) for r in self.peak}))
         return tenths
 
 
@@ -260,16 +280,16 @@ def memory(args: argparse.Namespace, cluster: Cluster, folder: Path) -> None:
         "executor JVM": executor_jvm,
         "executor Python": executor_python,
     }  # fmt: skip
-    with PeakRss(roles) as rss:
+    with PeakRss(roles, anonymous=("executor JVM",)) as rss:
         elapsed, out = timed(command, cluster.env)
     peaks = ", ".join(f"{role} {value:.0f} MB" for role, value in rss.peak.items())
     print(f"spark-submit (2 cores, --rows parquet): {elapsed:.0f} s, "
           f"{args.big / elapsed:,.0f} rows/s; peak RSS: {peaks}")  # fmt: skip
     print("\npeak RSS (MB) in each tenth of the run:\n")
-    print("| until (s) | " + " | ".join(roles) + " |")
-    print("|---:|" + "---:|" * len(roles))
+    print("| until (s) | " + " | ".join(rss.peak) + " |")
+    print("|---:|" + "---:|" * len(rss.peak))
     for until, peak in rss.by_tenths():
-        print(f"| {until:.0f} | " + " | ".join(f"{peak[r]:.0f}" for r in roles) + " |")
+        print(f"| {until:.0f} | " + " | ".join(f"{peak[r]:.0f}" for r in rss.peak) + " |")
     if args.no_stream:
         return
     stream = ["nice", sys.executable, "-m", "meteorx", "score", "--stream", "--system-only",

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from meteorx.config_models import MeteorConfig
+    from typing_extensions import Unpack
+
+    from meteorx.config_models import MeteorConfig, Overrides
     from meteorx.metric import CorpusResult, Meteor, Scorer, SegmentResult, TextOrTokens
 
 __all__ = [
@@ -31,43 +33,35 @@ __all__ = [
 ]
 
 
-def _shared(config: Any, language: str | None, normalize: str | None) -> Meteor:
-    from meteorx.api import build_scorer
-
-    return build_scorer(config, language=language, normalize=normalize, shared=True)
-
-
 def score(
     hypothesis: TextOrTokens,
     references: Any,
     config: Any = None,
-    *,
-    language: str | None = None,
-    normalize: str | None = None,
+    **overrides: Unpack[Overrides],
 ) -> SegmentResult:
     """Score one hypothesis against one or more references.
 
     ``config`` is a preset name, a YAML path, a dict or a :class:`MeteorConfig`;
-    ``language`` an ISO 639-1 code; ``normalize`` overrides the normalisation. The
+    ``language`` (an ISO 639-1 code), ``normalize`` and ``alpha`` .. ``delta`` override
+    its settings (:class:`~meteorx.config_models.Overrides`). The
     defaults are those of :func:`meteorx.compute` and ``meteorx score`` (all three go
     through :func:`meteorx.api.build_scorer`): with no ``config``, the language's
     recommended configuration (English, the default language: ``meteor-1.5-en`` with
     the jar's ``-norm``; any other: the ``meteorx`` preset for it). Scorers are built
     once per configuration and shared.
     """
-    return _shared(config, language, normalize).segment(hypothesis, references)
+    from meteorx.api import build_scorer
+
+    return build_scorer(config, shared=True, **overrides).segment(hypothesis, references)
 
 
 def corpus_score(
-    hypotheses: Any,
-    references: Any,
-    config: Any = None,
-    *,
-    language: str | None = None,
-    normalize: str | None = None,
+    hypotheses: Any, references: Any, config: Any = None, **overrides: Unpack[Overrides]
 ) -> CorpusResult:
     """Score a whole system (statistics summed over segments); see :func:`score`."""
-    return _shared(config, language, normalize).corpus(hypotheses, references)
+    from meteorx.api import build_scorer
+
+    return build_scorer(config, shared=True, **overrides).corpus(hypotheses, references)
 
 
 def register(plugin: Any, *, name: str | None = None) -> str:

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from meteorx import engine
 from meteorx.config import MeteorConfig
+from meteorx.config_models import Overrides
 from meteorx.defaults import configure
 from meteorx.errors import InputError
 from meteorx.registry import get_registry
@@ -54,6 +55,8 @@ from meteorx.scoring import system_breakdown
 from meteorx.stats import sum_stats
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from meteorx.metric import Meteor
     from meteorx.registry import Registry
 
@@ -71,22 +74,18 @@ _MAX_SHARED = 32
 def build_scorer(
     config: str | Path | MeteorConfig | dict[str, Any] | None = None,
     *,
-    language: str | None = None,
-    normalize: str | None = None,
-    alpha: float | None = None,
-    beta: float | None = None,
-    gamma: float | None = None,
-    delta: float | None = None,
     registry: Registry | None = None,
     shared: bool = False,
+    **overrides: Unpack[Overrides],
 ) -> Meteor:
     """The front door: a configuration reference plus overrides -> a :class:`Meteor`.
 
     ``config`` is a preset name, a YAML path, a dict, a :class:`MeteorConfig` or
     ``None`` (the language's recommended configuration: English, the default language,
     is ``meteor-1.5-en`` with the jar's ``-norm``; any other the ``meteorx`` preset for
-    it). ``language``, ``normalize`` and ``alpha`` .. ``delta`` override it
-    (:func:`meteorx.defaults.configure`, the one place overrides apply). The API, the
+    it). The :class:`~meteorx.config_models.Overrides` (``language``, ``normalize``,
+    ``alpha`` .. ``delta``) replace its settings (:func:`meteorx.defaults.configure`,
+    the one place overrides apply). The API, the
     command line, the ``evaluate`` module, Spark and the compat layers all build their
     scorers here, so the same arguments give the same numbers everywhere.
 
@@ -96,12 +95,8 @@ def build_scorer(
     """
     from meteorx.metric import Meteor
 
-    def resolved() -> MeteorConfig:
-        return configure(config, language=language, normalize=normalize, alpha=alpha,
-                         beta=beta, gamma=gamma, delta=delta)  # fmt: skip
-
     if not shared or registry is not None:
-        return Meteor(resolved(), registry=registry)
+        return Meteor(config, registry=registry, **overrides)
     named = config is None or (isinstance(config, str) and not config.endswith((".yaml", ".yml")))
     # A shared scorer runs the engine it was built on (meteorx.engine.use switches it)
     # and the plugins it was built with (meteorx.register makes another registry; a
@@ -110,7 +105,7 @@ def build_scorer(
     built_with = (engine.requested(), id(plugins))
     name_key: tuple[Any, ...] | None = None
     if named:
-        name_key = (config, language, normalize, alpha, beta, gamma, delta, built_with)
+        name_key = (config, tuple(sorted(overrides.items())), built_with)
         try:
             hash(name_key)
         except TypeError:  # a mapping for normalize: found by the configuration instead
@@ -118,7 +113,7 @@ def build_scorer(
     with _LOCK:
         scorer = _SHARED.get(name_key)
     if scorer is None:
-        cfg = resolved()  # (may register the configuration's plugins)
+        cfg = configure(config, **overrides)  # (may register the configuration's plugins)
         key = (cfg.model_dump_json(), engine.requested(), id(get_registry()))
         with _LOCK:
             scorer = _SHARED.get(key)
@@ -162,15 +157,10 @@ def compute(
     *,
     config: str | Path | MeteorConfig | dict[str, Any] | None = None,
     preset: str | None = None,
-    language: str | None = None,
-    normalize: str | None = None,
-    alpha: float | None = None,
-    beta: float | None = None,
-    gamma: float | None = None,
-    delta: float | None = None,
     aggregate: str | None = None,
     segment_scores: bool = False,
     signature: bool = False,
+    **overrides: Unpack[Overrides],
 ) -> dict[str, Any]:
     """METEOR of ``predictions`` against ``references``; ``{"meteor": score}``.
 
@@ -191,16 +181,7 @@ def compute(
     refs = _as_references(references, len(predictions))
     if not predictions:
         raise InputError("no predictions to score")
-    scorer = build_scorer(
-        config,
-        language=language,
-        normalize=normalize,
-        alpha=alpha,
-        beta=beta,
-        gamma=gamma,
-        delta=delta,
-        shared=True,
-    )
+    scorer = build_scorer(config, shared=True, **overrides)
     results = [scorer.segment(p, r) for p, r in zip(predictions, refs, strict=True)]
     scores = [r.score for r in results]
     rule = scorer.config.system_score if aggregate is None else aggregate

@@ -8,7 +8,7 @@ presets and YAML files into it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import (
     BaseModel,
@@ -31,6 +31,28 @@ Count = Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)]
 Flag = Annotated[bool, Field(strict=True)]
 #: Names of plugins, languages, stages (they end up in messages and signatures).
 Name = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class Overrides(TypedDict, total=False):
+    """Settings given beside a configuration that replace its own (``None`` keeps it):
+    the keyword arguments shared by :class:`~meteorx.metric.Meteor`,
+    :func:`~meteorx.api.build_scorer`, :func:`~meteorx.api.compute` and
+    :func:`~meteorx.defaults.configure`, declared once here."""
+
+    language: str | None
+    normalize: str | None
+    alpha: float | None
+    beta: float | None
+    gamma: float | None
+    delta: float | None
+
+
+def check_option_sizes(options: dict[str, Any] | None) -> None:
+    """A stage's or aligner's own options are free-form: bound their size (they end up
+    in messages and signatures)."""
+    for key, value in (options or {}).items():
+        if len(key) > 100 or (isinstance(value, str) and len(value) > 4096):
+            raise ValueError(f"option {quote(key)} is too long (keys: 100, values: 4096)")
 
 
 def normalize_fields(value: Any) -> Any:
@@ -103,9 +125,7 @@ class StageConfig(BaseModel):
 
     @model_validator(mode="after")
     def _bounded_options(self) -> StageConfig:
-        for key, value in (self.model_extra or {}).items():
-            if len(key) > 100 or (isinstance(value, str) and len(value) > 4096):
-                raise ValueError(f"option {quote(key)} is too long (keys: 100, values: 4096)")
+        check_option_sizes(self.model_extra)
         return self
 
     @property
@@ -137,9 +157,7 @@ class AlignerConfig(BaseModel):
 
     @model_validator(mode="after")
     def _bounded_options(self) -> AlignerConfig:
-        for key, value in (self.model_extra or {}).items():
-            if len(key) > 100 or (isinstance(value, str) and len(value) > 4096):
-                raise ValueError(f"option {quote(key)} is too long (keys: 100, values: 4096)")
+        check_option_sizes(self.model_extra)
         return self
 
     @property

@@ -31,12 +31,15 @@ from __future__ import annotations
 import copy
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from meteorx.config_loading import load_config, validate_config
-from meteorx.config_models import MeteorConfig, NormalizeConfig
+from meteorx.config_models import MeteorConfig, NormalizeConfig, Overrides
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 from meteorx.errors import ConfigError, LanguageError, PluginError
 from meteorx.hookspecs import LanguageDefault
 from meteorx.languages import Language, resolve_language
@@ -153,23 +156,27 @@ def _has_function_words(source: str, language: Language) -> bool:
 def configure(
     config: str | Path | MeteorConfig | dict[str, Any] | None = None,
     *,
-    language: str | None = None,
-    normalize: str | None = None,
-    alpha: float | None = None,
-    beta: float | None = None,
-    gamma: float | None = None,
-    delta: float | None = None,
     hint: str = "pass language= (e.g. language='pt')",
+    **overrides: Unpack[Overrides],
 ) -> MeteorConfig:
     """The configuration every entry point scores with: the one place overrides apply.
 
     ``config=None`` picks the language's recommended configuration (English when
     ``language`` is ``None`` too); ``config="meteorx"`` is the per-language preset;
-    anything else is loaded as given. ``language``, ``normalize`` and the parameters
-    ``alpha`` .. ``delta`` then override it (``None`` keeps the configuration's).
-    ``hint`` says how the caller names a language, for the error raised when the
-    result names none (``--lang`` on the command line, ``language=`` in Python).
+    anything else is loaded as given. The :class:`~meteorx.config_models.Overrides`
+    (``language``, ``normalize`` and the parameters ``alpha`` .. ``delta``) then
+    replace the configuration's own (``None`` keeps it). ``hint`` says how the caller
+    names a language, for the error raised when the result names none (``--lang`` on
+    the command line, ``language=`` in Python).
     """
+    unknown = sorted(overrides.keys() - Overrides.__annotations__.keys())
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+    resolved = isinstance(config, MeteorConfig) and config.language is not None
+    if resolved and not any(value is not None for value in overrides.values()):
+        return load_config(config)  # (resolved already, by the caller: registers its plugins)
+    language = overrides.get("language")
+    normalize = overrides.get("normalize")
     if config is None or (isinstance(config, str) and config == PER_LANGUAGE_PRESET):
         lang = resolve_language(language) if language is not None else resolve_language("en")
         reference: str | dict[str, Any] = PER_LANGUAGE_PRESET
@@ -195,16 +202,9 @@ def configure(
             language = lang.code
     else:
         cfg = load_config(config, language=language)
-    overrides = {
-        "language": language,
-        "normalize": normalize,
-        "alpha": alpha,
-        "beta": beta,
-        "gamma": gamma,
-        "delta": delta,
-    }
-    if any(value is not None for value in overrides.values()):
-        cfg = cfg.with_overrides(**overrides)
+    replaced = {**overrides, "language": language, "normalize": normalize}
+    if any(value is not None for value in replaced.values()):
+        cfg = cfg.with_overrides(**replaced)
     if cfg.language is None:
         raise ConfigError(
             f"configuration {cfg.name!r} names no language; {hint} or set 'language:' "

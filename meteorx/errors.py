@@ -52,6 +52,15 @@ class PluginError(MeteorxError):
     """A plugin failed to import, raised in a hook, or registered a duplicate name."""
 
 
+class JobsError(MeteorxError):
+    """Too many processes asked for (``--jobs``), or the system cannot start them (out
+    of open files or processes)."""
+
+
+class WorkerDied(MeteorxError):
+    """A worker process ended while it had work (killed, out of memory)."""
+
+
 class MeteorxWarning(UserWarning):
     """Base class of meteorx's warnings; the command line prints them as one line,
     ``meteorx: warning: ...``."""

@@ -12,9 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Collection, Hashable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypeVar  # a TypeVar default (PEP 696) before Python 3.13
 
 from meteorx.languages import Language
 from meteorx.types import Span
@@ -79,12 +80,17 @@ class NoOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Matcher(ABC):
+#: A matcher's options model: ``Matcher[StemOptions]`` types ``self.options``, so a
+#: subclass need not re-check what the registry validated with ``Options``.
+OptionsT = TypeVar("OptionsT", bound=BaseModel, covariant=True, default=BaseModel)
+
+
+class Matcher(ABC, Generic[OptionsT]):
     """Base class of every matcher plugin.
 
     Subclasses set ``name`` (what configs write in ``matcher:``), ``version`` (part of
-    the signature) and, if they take options, an ``Options`` pydantic model with
-    ``extra="forbid"``.
+    the signature; "1" unless set) and, if they take options, an ``Options`` pydantic
+    model with ``extra="forbid"`` (and subclass ``Matcher[ThatModel]``).
     """
 
     name: ClassVar[str]
@@ -94,8 +100,8 @@ class Matcher(ABC):
     #: its search weight is 1.0, every other stage's 0.5). Only ``exact`` sets this.
     is_exact: ClassVar[bool] = False
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
-        self.options = options
+    def __init__(self, options: OptionsT, language: Language) -> None:
+        self.options: OptionsT = options
         self.language = language
 
     def prepare(self, tokens: Sequence[str]) -> Any:
@@ -120,7 +126,7 @@ class Matcher(ABC):
         return {}
 
 
-class KeyMatcher(Matcher):
+class KeyMatcher(Matcher[OptionsT]):
     """A matcher that links single words by *keys*: stems, lemmas, synset ids…
 
     Two words link when their key sets intersect (and, unless ``link_identical``, when
@@ -179,7 +185,7 @@ class KeyMatcher(Matcher):
                     yield (i, 1, j, 1)
 
 
-class SingleKeyMatcher(KeyMatcher):
+class SingleKeyMatcher(KeyMatcher[OptionsT]):
     """A :class:`KeyMatcher` whose every word has exactly one key (exact, stem,
     lemma). Subclasses write :meth:`key` alone; :meth:`prepare` and :meth:`candidates`
     are KeyMatcher's specialised to one key (what the pure-Python engine runs), and

@@ -30,9 +30,10 @@ import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meteorx.config import MeteorConfig
+from meteorx.config_models import Overrides
 from meteorx.defaults import configure
 from meteorx.inputs import TextOrTokens, checked_references, paired
 from meteorx.pipeline import Pipeline
@@ -41,6 +42,9 @@ from meteorx.results import SEGMENT_FIELDS, CorpusResult, SegmentResult
 from meteorx.scoring import Breakdown, compute, system_breakdown
 from meteorx.signature import signature as make_signature
 from meteorx.stats import Stats, sum_stats
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "SEGMENT_FIELDS",
@@ -57,25 +61,19 @@ class Meteor(Pipeline):
     """The METEOR metric of one configuration; costly to build, cheap to call.
 
     ``config`` is a preset name, a YAML path, a dict, a :class:`MeteorConfig` or
-    ``None`` (the language's recommended configuration); ``language``, ``normalize``
-    and ``alpha`` .. ``delta`` override it. Thread-safe: threads may share one.
+    ``None`` (the language's recommended configuration); the
+    :class:`~meteorx.config_models.Overrides` (``language``, ``normalize``, ``alpha`` ..
+    ``delta``) replace its settings. Thread-safe: threads may share one.
     """
 
     def __init__(
         self,
         config: str | Path | MeteorConfig | dict[str, Any] | None = None,
         *,
-        language: str | None = None,
-        normalize: str | None = None,
-        alpha: float | None = None,
-        beta: float | None = None,
-        gamma: float | None = None,
-        delta: float | None = None,
         registry: Registry | None = None,
+        **overrides: Unpack[Overrides],
     ) -> None:
-        cfg = configure(config, language=language, normalize=normalize, alpha=alpha,
-                        beta=beta, gamma=gamma, delta=delta)  # fmt: skip
-        super().__init__(cfg, registry)
+        super().__init__(configure(config, **overrides), registry)
 
     def __reduce__(self) -> tuple[Callable[..., Meteor], tuple[MeteorConfig]]:
         # Sent as its configuration: the receiving process builds (and keeps) its own,
@@ -141,10 +139,11 @@ class Meteor(Pipeline):
         function giving their sum and number) are read only by the ``mean`` rule."""
         return system_breakdown(total, self.params, self.config.system_score, scores)
 
-    def signature(self, refs: int | None = None) -> str:
+    def signature(self, refs: int | None = None, resampling: Sequence[str] = ()) -> str:
         """The one-line signature naming every setting that affects the numbers;
-        ``refs``, the number of references per segment, adds ``refs:N``."""
-        return make_signature(self, refs=refs)
+        ``refs``, the number of references per segment, adds ``refs:N``;
+        ``resampling``, the significance fields (``bs:N``, ``ar:N``, ``seed:S``)."""
+        return make_signature(self, refs=refs, resampling=resampling)
 
 
 #: The name meteorx used before :class:`Meteor`; the same class.

@@ -21,13 +21,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Generator, Iterable, Sequence
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meteorx.errors import MeteorxError
+from meteorx.errors import JobsError, MeteorxError, WorkerDied
 from meteorx.metric import Meteor, SegmentResult, paused_gc
 from meteorx.progress import Progress, silent
-from meteorx.transfer import without_detail
-from meteorx.worker_pool import JobsError, WorkerDied, WorkerPool, inherited
+from meteorx.results import without_detail
+
+if TYPE_CHECKING:
+    from meteorx.worker_pool import WorkerPool
 
 __all__ = [
     "JOBS_PER_CPU",
@@ -156,6 +158,8 @@ def score_iter(
     failure: MeteorxError | None = None  # bad input: first finish what was read
     waiting: list[tuple[Any, Any]] = []  # a chunk read, not yet taken by a worker
     chunk_size = max(1, chunk_size)
+    from meteorx.worker_pool import WorkerPool  # (a pool only for --jobs > 1)
+
     with WorkerPool(scorer, jobs) as pool:
         while True:
             while pool.failure is None and sent - yielded < 2 * jobs:
@@ -244,6 +248,8 @@ def _run_chunks(
 
     # The collector is paused before the fork, so the workers never run it either: a
     # collection would write to every inherited object (copy-on-write faults).
+    from meteorx.worker_pool import WorkerPool
+
     with paused_gc(), WorkerPool(scorer, jobs - 1, inherited=chunks) as pool:
         while True:
             for k in range(pool.size):  # keep every worker's queue full
@@ -268,6 +274,8 @@ def _run_chunks(
 def _score_batch(scorer: Meteor, payload: int | Sequence[Pair]) -> list[SegmentResult]:
     """A worker's task in :func:`score_pairs`: a chunk, or its number if inherited."""
     if isinstance(payload, int):
+        from meteorx.worker_pool import inherited
+
         chunks: Sequence[Sequence[Pair]] = inherited()
         payload = chunks[payload]
     return [scorer.segment(h, list(r)) for h, r in payload]

@@ -3,7 +3,8 @@
 :class:`Pipeline` builds the matchers, the aligner, the normaliser and the function
 words once, and turns one hypothesis and its references into a
 :class:`~meteorx.results.SegmentResult`. :class:`meteorx.metric.Meteor` is the metric
-built on it; nothing else scores a segment.
+built on it; nothing else scores a segment. The errors that name a misbehaving plugin
+are :mod:`meteorx.pipeline_faults`'s.
 """
 
 from __future__ import annotations
@@ -14,18 +15,18 @@ from typing import Any
 
 from meteorx import word_ids
 from meteorx.align import Aligner
-from meteorx.align.checks import alignment_problem
 from meteorx.building import build_matchers, load_function_words, parameters
 from meteorx.config import MeteorConfig
 from meteorx.config_loading import aligner_options
 from meteorx.counts import Counting, segment_stats
 from meteorx.engine import compiled
-from meteorx.error_text import describe_error, quote
-from meteorx.errors import MeteorxError, PluginError
+from meteorx.error_text import describe_error
+from meteorx.errors import MeteorxError
 from meteorx.inputs import TextOrTokens, check_encodable
 from meteorx.languages import Language, resolve_language
-from meteorx.matchers import KeyMatcher, Matcher, first_bad_span, span_problem
+from meteorx.matchers import KeyMatcher, Matcher, first_bad_span
 from meteorx.normalize import build_normalizer, unicode_form
+from meteorx.pipeline_faults import PluginFaults
 from meteorx.registry import Registry, get_registry
 from meteorx.results import SEGMENT_FIELDS, SegmentResult
 from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown, compute, formula
@@ -42,7 +43,7 @@ _tuple_new = tuple.__new__
 _FLAG_TABLE = bytearray(b"\x00\x01")
 
 
-class Pipeline:
+class Pipeline(PluginFaults):
     """Matchers, aligner, normaliser and function words of one resolved configuration;
     costly to build (resources load here), cheap to call.
 
@@ -169,15 +170,6 @@ class Pipeline:
         )
         return run
 
-    def _plugin_error(self, stage: int, what: str, problem: str) -> PluginError:
-        """A PluginError naming the matcher of ``stage``, its plugin and the stage."""
-        config = self.config.stages[stage]
-        owner = self.registry.owners.get(f"matcher:{config.matcher}", "?")
-        return PluginError(
-            f"matcher {config.matcher!r} (plugin {owner!r}, stage {stage + 1} "
-            f"{config.stage_name!r}) {what}: {problem}"
-        )
-
     def _spans(self, stage: int, hyp_prepared: Any, ref_prepared: Any) -> list[Any]:
         """A stage's candidate spans as a list (a matcher that raises: PluginError)."""
         try:
@@ -187,20 +179,6 @@ class Pipeline:
             raise
         except Exception as error:
             raise self._plugin_error(stage, "candidates", describe_error(error)) from error
-
-    def _check_alignment(self, alignment: Any, hyp_len: int, ref_len: int) -> None:
-        """Raise PluginError unless ``alignment`` is an Alignment of one-to-one links
-        inside the sentences, from known stages, with a count of chunks."""
-        problem = alignment_problem(alignment, hyp_len, ref_len, len(self.matchers))
-        if problem is not None:
-            raise PluginError(
-                f"aligner {self.config.aligner.name!r} (plugin {self._aligner_owner!r}) "
-                f"returned {problem}"
-            )
-
-    def _bad_span(self, stage: int, span: Any, hyp_len: int, ref_len: int) -> PluginError:
-        problem = span_problem(span, hyp_len, ref_len) or "is malformed"
-        return self._plugin_error(stage, "candidates", f"the span {quote(span)} {problem}")
 
     def _word_ids(self, tokens: tuple[str, ...], may_reset: bool) -> list[int]:
         """The words' ids in this thread's tables (new words get one); ``may_reset``
@@ -243,16 +221,6 @@ class Pipeline:
             raise
         except Exception as error:
             raise self._prepare_error(tokens, error) from error
-
-    def _prepare_error(self, tokens: tuple[str, ...], error: Exception) -> PluginError:
-        """The PluginError for a failed ``prepare``: the first matcher that raises on
-        ``tokens`` (the error itself if none does again)."""
-        for stage, matcher in enumerate(self.matchers):
-            try:
-                matcher.prepare(tokens)
-            except Exception as again:
-                return self._plugin_error(stage, "prepare", describe_error(again))
-        return PluginError(f"preparing a sentence for matching failed: {describe_error(error)}")
 
     def _prepare_unchecked(self, tokens: tuple[str, ...], may_reset: bool) -> list[Any]:
         plans = self._plans

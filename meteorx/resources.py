@@ -12,7 +12,7 @@ lemma list…) share three steps, provided here so every plugin behaves the same
    signature can name the exact data used (:func:`short_checksum`).
 3. **Compile once** with :func:`meteorx.cache.cached`: the parsed, compact form is
    stored as a data-only, checksummed file under the user cache directory
-   (:func:`cache_dir`, ``platformdirs.user_cache_dir("meteorx")`` or
+   (:func:`meteorx.cache.cache_dir`, ``platformdirs.user_cache_dir("meteorx")`` or
    ``$METEORX_CACHE_DIR``), keyed by the identity of the source, so later runs load it
    in milliseconds, a changed source is recompiled and a damaged file is rebuilt.
 """
@@ -25,14 +25,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from meteorx.cache import CACHE_ENV, cache_dir
 from meteorx.errors import ResourceError
 
 __all__ = [
-    "CACHE_ENV",
     "Located",
     "MissingResource",
-    "cache_dir",
     "installed_dir",
     "locate",
     "missing_resources_error",
@@ -107,6 +104,8 @@ def locate(
 def installed_dir(name: str | None = None, *, create: bool = False) -> Path | None:
     """The user cache folder ``meteorx resources install`` puts resource ``name`` in
     (all of them without ``name``); ``None`` if the cache is disabled or not usable."""
+    from meteorx.cache import cache_dir  # (a run that installs nothing needs no cache)
+
     return cache_dir("resources", *([name] if name else []), create=create)
 
 

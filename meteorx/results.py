@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 
 from meteorx.scoring import Breakdown
 from meteorx.stats import Stats
-from meteorx.types import Alignment
+from meteorx.types import ALIGNMENT_FIELDS, Alignment, make_record
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,20 @@ class SegmentResult:
 
 #: SegmentResult's fields in declaration order (what ``make_record`` takes values in).
 SEGMENT_FIELDS = tuple(f.name for f in fields(SegmentResult))
+
+_NO_TOKENS: tuple[str, ...] = ()
+
+
+def without_detail(result: SegmentResult) -> SegmentResult:
+    """``result`` without its links and tokens (scores, statistics, chunks kept): what
+    a run that reports only scores keeps, and sends between processes."""
+    a = result.alignment
+    light: SegmentResult = make_record(SegmentResult, SEGMENT_FIELDS, (
+        result.score, result.breakdown, result.stats,
+        make_record(Alignment, ALIGNMENT_FIELDS, ((), a.chunks, a.optimal)),
+        _NO_TOKENS, _NO_TOKENS, result.ref_index,
+    ))  # fmt: skip
+    return light
 
 
 @dataclass(frozen=True)

@@ -67,8 +67,10 @@ def _plugins_field(scorer: Described) -> list[str]:
     return ["plugins:" + ",".join(f"{name}@{digest}" for name, digest in named.items())]
 
 
-def signature(scorer: Described, refs: int | None = None) -> str:
-    """The one-line signature naming every setting that affects the score."""
+def signature(scorer: Described, refs: int | None = None, resampling: Sequence[str] = ()) -> str:
+    """The one-line signature naming every setting that affects the score; ``refs``
+    adds ``refs:N`` and ``resampling`` the significance fields (``bs:N``, ``ar:N``,
+    ``seed:S``, as sacreBLEU's), which make resampled numbers reproducible."""
     cfg = scorer.config
     stages = ",".join(
         f"{stage.stage_name}={m.describe()}:{_num(stage.weight)}"
@@ -102,5 +104,16 @@ def signature(scorer: Described, refs: int | None = None) -> str:
     fields.extend(_plugins_field(scorer))
     if refs is not None:
         fields.append(f"refs:{refs}")
+    fields.extend(resampling)
     fields.append(f"version:{__version__}")
     return "|".join(fields)
+
+
+def with_resampling(signature_text: str, resampling: Sequence[str]) -> str:
+    """A signature read from a statistics file (``meteorx combine``'s, which has no
+    metric object to ask) with the significance fields inserted before ``version:``,
+    where :func:`signature` puts them."""
+    head, sep, version = signature_text.rpartition("|version:")
+    if not sep:
+        return "|".join([signature_text, *resampling])
+    return "|".join([head, *resampling]) + sep + version

@@ -19,6 +19,9 @@ randomisation:
   resampled differences shifted to satisfy the null hypothesis); the p-value is
   ``(c + 1) / (n + 1)`` where ``c`` counts resamples whose statistic reaches the
   observed difference ``|score_sys - score_base|``.
+* **The system score's rule**: under ``system_score: mean`` (the ``nltk`` preset) a
+  system's score is the mean of its segment scores, and so is every resampled one: each
+  function takes the configuration's ``rule`` (:func:`resampled`).
 * **Approximate randomisation** (:func:`paired_approximate_randomization`): in each of
   ``n`` trials, every segment's pair of statistics rows is swapped between the two
   systems with probability 1/2; the p-value is ``(c + 1) / (n + 1)`` where ``c`` counts
@@ -35,7 +38,7 @@ from the baseline on even one segment has tied statistics only by coincidence.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,9 +76,28 @@ def scores_of_rows(rows: FloatArray, params: Parameters) -> FloatArray:
     return np.asarray(formula(counts, params)[-1], dtype=np.float64)
 
 
-def corpus_score(rows: FloatArray, params: Parameters) -> float:
-    """The corpus score of a set of segment rows (their sum, scored once)."""
-    return float(scores_of_rows(rows.sum(axis=0), params))
+def corpus_score(rows: FloatArray, params: Parameters, rule: str = "statistics") -> float:
+    """The corpus score of a set of segment rows (their sum, scored once; the mean of
+    their scores under the ``mean`` rule)."""
+    summable, score = resampled(rows, params, rule)
+    return float(score(summable.sum(axis=0)))
+
+
+def resampled(
+    rows: FloatArray, params: Parameters, rule: str = "statistics"
+) -> tuple[FloatArray, Callable[[FloatArray], FloatArray]]:
+    """What a resampled corpus sums and how its sum is scored, under the configuration's
+    ``system_score`` rule: the statistics rows and the formula (``statistics``), or each
+    segment's score beside a 1 and their ratio (``mean``: the mean of segment scores,
+    as :func:`meteorx.scoring.system_score` defines it)."""
+    if rule != "mean":
+        return rows, lambda sums: scores_of_rows(sums, params)
+    pairs = np.column_stack([scores_of_rows(rows, params), np.ones(rows.shape[0])])
+
+    def mean(sums: FloatArray) -> FloatArray:
+        return np.asarray(sums[..., 0] / sums[..., 1], dtype=np.float64)
+
+    return pairs, mean
 
 
 # -- resampling ---------------------------------------------------------------------
@@ -139,16 +161,18 @@ def bootstrap_ci(
     params: Parameters,
     n_samples: int = DEFAULT_BOOTSTRAP,
     seed: int | None = DEFAULT_SEED,
+    rule: str = "statistics",
 ) -> Interval:
-    """95% bootstrap confidence interval of a system's corpus score."""
+    """95% bootstrap confidence interval of a system's corpus score (under ``rule``)."""
     _check(rows, n_samples)
+    summable, score = resampled(rows, params, rule)
     samples = np.concatenate(
         [
-            scores_of_rows(counts @ rows, params)
+            score(counts @ summable)
             for counts in _resample_batches(_rng(seed), n_samples, rows.shape[0])
         ]
     )
-    return _interval(corpus_score(rows, params), samples, seed)
+    return _interval(float(score(summable.sum(axis=0))), samples, seed)
 
 
 @dataclass(frozen=True)
@@ -185,18 +209,21 @@ def paired_bootstrap(
     params: Parameters,
     n_samples: int = DEFAULT_BOOTSTRAP,
     seed: int | None = DEFAULT_SEED,
+    rule: str = "statistics",
 ) -> PairedResult:
     """Paired bootstrap resampling test (Koehn 2004; sacreBLEU ``--paired-bs``)."""
     _check_pair(baseline, system, n_samples)
+    base_rows, score = resampled(baseline, params, rule)
+    sys_rows, _ = resampled(system, params, rule)
     base_parts: list[FloatArray] = []
     sys_parts: list[FloatArray] = []
     for counts in _resample_batches(_rng(seed), n_samples, baseline.shape[0]):
-        base_parts.append(scores_of_rows(counts @ baseline, params))
-        sys_parts.append(scores_of_rows(counts @ system, params))
+        base_parts.append(score(counts @ base_rows))
+        sys_parts.append(score(counts @ sys_rows))
     base_samples = np.concatenate(base_parts)
     sys_samples = np.concatenate(sys_parts)
-    base_score = corpus_score(baseline, params)
-    sys_score = corpus_score(system, params)
+    base_score = float(score(base_rows.sum(axis=0)))
+    sys_score = float(score(sys_rows.sum(axis=0)))
     observed = abs(sys_score - base_score)
     diffs = np.abs(sys_samples - base_samples)
     shifted = diffs - diffs.mean()
@@ -218,13 +245,16 @@ def paired_approximate_randomization(
     params: Parameters,
     n_trials: int = DEFAULT_AR_TRIALS,
     seed: int | None = DEFAULT_SEED,
+    rule: str = "statistics",
 ) -> PairedResult:
     """Paired two-sided approximate randomisation (MultEval; sacreBLEU ``--paired-ar``)."""
     _check_pair(baseline, system, n_trials)
     rng = _rng(seed)
     n = baseline.shape[0]
-    base_score = corpus_score(baseline, params)
-    sys_score = corpus_score(system, params)
+    baseline, score = resampled(baseline, params, rule)
+    system, _ = resampled(system, params, rule)
+    base_score = float(score(baseline.sum(axis=0)))
+    sys_score = float(score(system.sum(axis=0)))
     observed = abs(sys_score - base_score)
     diffs = np.empty(n_trials, dtype=np.float64)
     # The swap decisions are drawn in one call, as sacreBLEU draws them, so the same
@@ -242,9 +272,7 @@ def paired_approximate_randomization(
         swap = 1.0 - keep
         shuffled_a = keep @ baseline + swap @ system
         shuffled_b = swap @ baseline + keep @ system
-        diffs[start:stop] = np.abs(
-            scores_of_rows(shuffled_a, params) - scores_of_rows(shuffled_b, params)
-        )
+        diffs[start:stop] = np.abs(score(shuffled_a) - score(shuffled_b))
     return PairedResult(
         baseline_score=base_score,
         score=sys_score,

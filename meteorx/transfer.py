@@ -25,7 +25,7 @@ from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any
 
-from meteorx.results import SEGMENT_FIELDS, SegmentResult
+from meteorx.results import SEGMENT_FIELDS, SegmentResult, without_detail
 from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown
 from meteorx.stats import STATS_FIELDS, Stats
 from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, make_record
@@ -121,17 +121,6 @@ def pack(result: SegmentResult, detail: bool = True) -> Packed:
     """A :class:`SegmentResult` as a flat tuple (see :data:`Packed`); without
     ``detail``, without its links and tokens."""
     return _pack(result, detail, _stats_values, _breakdown_values)
-
-
-def without_detail(result: SegmentResult) -> SegmentResult:
-    """``result`` without its links and tokens (scores, statistics, chunks kept)."""
-    a = result.alignment
-    light: SegmentResult = make_record(SegmentResult, SEGMENT_FIELDS, (
-        result.score, result.breakdown, result.stats,
-        make_record(Alignment, ALIGNMENT_FIELDS, ((), a.chunks, a.optimal)),
-        _NO_TOKENS, _NO_TOKENS, result.ref_index,
-    ))  # fmt: skip
-    return light
 
 
 def unpack_all(

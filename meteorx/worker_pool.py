@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from meteorx import engine, transfer
-from meteorx.errors import MeteorxError
+from meteorx.errors import JobsError, MeteorxError, WorkerDied
 from meteorx.metric import Meteor, SegmentResult, paused_gc
 from meteorx.transfer import DECODE_ARGS, ENCODE_ARGS
 from meteorx.worker_lifetime import exit_with_parent, leave_signals_to_parent, signal_name
@@ -38,15 +38,6 @@ __all__ = [
     "inherited",
     "transfer_kernel",
 ]
-
-
-class WorkerDied(MeteorxError):
-    """A worker process ended while it had work (killed, out of memory)."""
-
-
-class JobsError(MeteorxError):
-    """Too many processes asked for, or the system cannot start them (out of open
-    files or processes)."""
 
 
 def _cannot_start(size: int, error: OSError) -> JobsError:

@@ -40,17 +40,15 @@ class CaseOptions(BaseModel):
     )
 
 
-class CaseMatcher(KeyMatcher):
+class CaseMatcher(KeyMatcher[CaseOptions]):
     """Links different words equal after case folding (or with equal folded stems)."""
 
     name = "case"
-    version = "1"
     Options = CaseOptions
     max_links = MAX_LINKS_PER_WORD
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: CaseOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, CaseOptions)
         self._turkic = language.code in TURKIC_CASE
         self._stem: Callable[[str], str] | None = None
         if options.stem:

@@ -34,7 +34,6 @@ class ExactMatcher(SingleKeyMatcher):
     """Links identical tokens."""
 
     name = "exact"
-    version = "1"
     is_exact = True
     link_identical = True
     max_links = MAX_LINKS_PER_WORD
@@ -98,17 +97,15 @@ def _snowball_stem_word(algorithm: str) -> Callable[[str], str]:
         raise LanguageError(f"Snowball has no stemmer {algorithm!r}") from error
 
 
-class StemMatcher(SingleKeyMatcher):
+class StemMatcher(SingleKeyMatcher[StemOptions]):
     """Links words with the same Snowball stem."""
 
     name = "stem"
-    version = "1"
     Options = StemOptions
     max_links = MAX_LINKS_PER_WORD
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: StemOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, StemOptions)
         algorithm = options.algorithm or language.snowball
         if algorithm is None:
             raise LanguageError(

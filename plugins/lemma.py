@@ -322,7 +322,7 @@ class LemmaOptions(BaseModel):
     )
 
 
-class LemmaMatcher(SingleKeyMatcher):
+class LemmaMatcher(SingleKeyMatcher[LemmaOptions]):
     """Links words with the same simplemma lemma (compared case-insensitively).
 
     The lemma is followed to a fixed point (see :func:`lemma_chain`), so "lindas",
@@ -330,12 +330,10 @@ class LemmaMatcher(SingleKeyMatcher):
     """
 
     name = "lemma"
-    version = "1"
     Options = LemmaOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: LemmaOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, LemmaOptions)
         code = options.lang or simplemma_code(language)
         if code is None or code not in simplemma_languages():
             known = " ".join(sorted(simplemma_languages())) or "(simplemma is not installed)"

@@ -184,6 +184,8 @@ def test_unwritable_report_and_combine_outputs(
     missing = str(tmp_path / "missing" / "r.html")
     code, _, err = run(capsys, "report", "-H", hyp, "-r", ref, *LI, "-o", missing, "-q")
     one_line_error(code, err, f"cannot write {missing}: no folder")
+    code, _, err = run(capsys, "report", "-H", hyp, "-r", ref, *LI, "-o", "/dev/full", "-q")
+    one_line_error(code, err, "cannot write /dev/full: No space left on device")
     stats = str(tmp_path / "s.tsv")
     assert run(capsys, "score", "-H", hyp, "-r", ref, *LI, "--stats-out", stats)[0] == 0
     code, _, err = run(capsys, "combine", stats, "--scr", str(tmp_path / "missing" / "x"))

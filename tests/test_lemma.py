@@ -96,7 +96,7 @@ def test_warm_load_reads_the_compiled_table(monkeypatch: pytest.MonkeyPatch) -> 
     (Checked by what runs, not by the clock: a cold disk or a loaded machine makes any
     wall-clock bound flaky, and the rebuild is what costs seconds.)
     """
-    from meteorx.resources import cache_dir
+    from meteorx.cache import cache_dir
 
     if cache_dir() is None:
         pytest.skip("the user cache is disabled ($METEORX_CACHE_DIR=off): nothing is compiled")

@@ -83,3 +83,24 @@ def test_every_entry_point_reports_the_metrics_system_score(
         by_cli = json.loads(capsys.readouterr().out)
         assert by_cli["system"]["score"] == corpus.score
         assert by_cli["signature"] == corpus.signature
+
+
+def test_the_overrides_are_one_set_of_keywords_everywhere() -> None:
+    """``language``, ``normalize`` and ``alpha`` .. ``delta`` mean the same in every entry
+    point (one declaration, :class:`meteorx.config_models.Overrides`), and a misspelt one
+    is refused as Python refuses an unknown keyword."""
+    given = {"language": "en", "normalize": "lower", "alpha": 0.8, "beta": 2.0, "gamma": 0.3}
+    metric = Meteor("li", **given)  # type: ignore[arg-type]
+    cfg = metric.config
+    assert (cfg.language, cfg.alpha, cfg.beta, cfg.gamma) == ("en", 0.8, 2.0, 0.3)
+    hyp, ref = "The cats sat on a mat", "the cat sat on the mat"
+    want = metric.sentence_score(hyp, ref).score
+    assert meteorx.score(hyp, ref, "li", **given).score == want  # type: ignore[arg-type]
+    assert compute([hyp], [ref], config="li", **given)["meteor"] == want  # type: ignore[arg-type]
+    for call in (
+        lambda: Meteor("li", lang="en"),  # type: ignore[call-arg]
+        lambda: meteorx.score(hyp, ref, "li", lang="en"),  # type: ignore[call-arg]
+        lambda: compute([hyp], [ref], config="li", lang="en"),  # type: ignore[call-arg]
+    ):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'lang'"):
+            call()

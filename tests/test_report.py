@@ -85,6 +85,23 @@ def test_report_is_self_contained(report: Path) -> None:
     assert "|bs:200|seed:12345|" in page
 
 
+def test_report_follows_the_nltk_presets_mean_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report's system score is the one ``meteorx score`` reports (under the nltk
+    preset: the mean of segment scores), and its interval is resampled the same way."""
+    a, _, r = _systems(tmp_path)
+    out = tmp_path / "nltk.html"
+    common = ["-H", str(a), "-r", str(r), "-p", "nltk", "-l", "en"]
+    assert main(["report", *common, "-o", str(out), "--n-bootstrap", "100"]) == 0
+    assert main(["score", *common, "-f", "json"]) == 0
+    system = json.loads(capsys.readouterr().out)  # (one system: its object is the top level)
+    scores = [seg["score"] for seg in system["segments"]]
+    assert system["system"]["score"] == pytest.approx(sum(scores) / len(scores), abs=1e-12)
+    cells = re.findall(r'<td class="num score">([0-9.]+)</td>', out.read_text(encoding="utf-8"))
+    assert cells[0] == f"{system['system']['score']:.4f}"
+
+
 def test_histogram_counts() -> None:
     svg = histogram_svg(["a"], [[0.0, 0.01, 0.99, 1.0]], bins=2)
     assert svg.count('class="hist-series"') == 1 and svg.startswith("<svg")

@@ -282,3 +282,61 @@ def test_point_estimate_matches_scorer(tmp_path: Path) -> None:
     assert sig.bootstrap_ci(rows, scorer.params, 100).score == pytest.approx(
         result.score, abs=1e-12
     )
+
+
+# -- the `mean` system-score rule (the nltk preset) --------------------------------------
+
+
+def test_mean_rule_resamples_the_mean_of_segment_scores(systems: Any) -> None:
+    a, b = systems
+    scores_a = [compute(Layout(2).record(list(row)), PARAMS).score for row in a]
+    mean_a = float(np.mean(scores_a))
+    one = sig.bootstrap_ci(a, PARAMS, 400, seed=3, rule="mean")
+    assert one.score == pytest.approx(mean_a, abs=1e-12)
+    assert one.score != pytest.approx(sig.corpus_score(a, PARAMS), abs=1e-6)
+    assert one.lower <= one.score <= one.upper
+    # a resample is a draw of segments: its score is the mean of the drawn segments' scores
+    summable, score = sig.resampled(a, PARAMS, "mean")
+    draws = np.zeros(a.shape[0])
+    draws[0], draws[5] = 2.0, 1.0
+    assert float(score(draws @ summable)) == pytest.approx(
+        (2 * scores_a[0] + scores_a[5]) / 3, abs=1e-12
+    )
+    for test in (sig.paired_bootstrap, sig.paired_approximate_randomization):
+        same = test(a, a, PARAMS, 200, 1, rule="mean")
+        assert same.p_value == 1.0 and same.score == pytest.approx(mean_a, abs=1e-12)
+        other = test(a, b, PARAMS, 200, 1, rule="mean")
+        assert other.baseline_score == pytest.approx(mean_a, abs=1e-12)
+
+
+def test_cli_intervals_follow_the_nltk_presets_mean_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, a, b = _lines(tmp_path)
+    args = ["score", "-H", str(a), "-H", str(b), "-r", str(ref), "-p", "nltk", "-l", "en"]
+    assert main([*args, "--confidence", "--paired-bs", "--n-bootstrap", "200", "-f", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "|sys:mean|" in data["signature"] and "|bs:200|seed:12345|" in data["signature"]
+    for system in data["systems"]:
+        scores = [seg["score"] for seg in system["segments"]]
+        mean = sum(scores) / len(scores)
+        assert system["system"]["score"] == pytest.approx(mean, abs=1e-12)
+        interval = system["system"]["confidence"]
+        assert interval["lower"] <= system["system"]["score"] <= interval["upper"]
+
+
+def test_combine_keeps_the_mean_rule_of_its_statistics_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Statistics scored under the nltk preset combine to the same system score (the
+    mean of segment scores), with the same interval, as ``meteorx score`` gives."""
+    ref, a, _ = _lines(tmp_path)
+    stats = tmp_path / "a.stats"
+    args = ["score", "-H", str(a), "-r", str(ref), "-p", "nltk", "-l", "en", "-f", "json"]
+    assert main([*args, "--stats-out", str(stats), "--confidence", "--n-bootstrap", "200"]) == 0
+    scored = json.loads(capsys.readouterr().out)["system"]
+    combine = ["combine", str(stats), "-f", "json", "--confidence", "--n-bootstrap", "200"]
+    assert main(combine) == 0
+    combined = json.loads(capsys.readouterr().out)["system"]
+    assert combined["score"] == pytest.approx(scored["score"], abs=1e-12)
+    assert combined["confidence"] == pytest.approx(scored["confidence"], abs=1e-12)

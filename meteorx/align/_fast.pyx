@@ -18,7 +18,7 @@ from libc.string cimport memcpy, memmove, memset
 
 ctypedef long long i64
 
-# Work budget of the exact search per allowed state (twin of optimal._WORK_PER_STATE).
+# Work budget of the exact search per allowed state (twin of optimal_dp.WORK_PER_STATE).
 cdef enum:
     _WORK_PER_STATE = 1000
 
@@ -254,6 +254,17 @@ cdef inline void _offer(Item* a, Py_ssize_t* n, Py_ssize_t cap, Item* it) noexce
     a[lo] = it[0]
 
 
+cdef inline void _keep(Item* a, Py_ssize_t* n, Py_ssize_t cap, bint bounded,
+                       Item* it) noexcept nogil:
+    """Add a successor: among the ``cap`` best (:func:`_offer`) when there may be more
+    than ``cap``, else at the end (they are sorted once all are in)."""
+    if bounded:
+        _offer(a, n, cap, it)
+    else:
+        a[n[0]] = it[0]
+        n[0] += 1
+
+
 cdef struct Path:
     uint64_t hi
     i64 dist
@@ -267,6 +278,14 @@ cdef inline bint _path_lt(const Path* a, const Path* b) noexcept nogil:
     if a.hi != b.hi:
         return a.hi < b.hi
     return a.dist < b.dist
+
+
+cdef inline void _spread(Path* paths, Py_ssize_t npaths, i64 idx, i64 last) noexcept nogil:
+    """End a "uniform" stretch: every path takes the shared (idx, last) again."""
+    cdef Py_ssize_t p
+    for p in range(npaths):
+        paths[p].idx = idx
+        paths[p].last = last
 
 
 cdef uint64_t* _grow_pool(_Mem mem, uint64_t* pool, Path* paths, Py_ssize_t npaths, int half,
@@ -428,9 +447,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                     u_idx = j + 1
                 continue
             if uniform:
-                for p in range(npaths):
-                    paths[p].idx = u_idx
-                    paths[p].last = u_last
+                _spread(paths, npaths, u_idx, u_last)
                 uniform = False
             # Each path moves (or dies) in place, then a stable re-sort.
             q = 0
@@ -475,9 +492,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 u_last = paths[0].last
             continue
         if uniform:
-            for p in range(npaths):
-                paths[p].idx = u_idx
-                paths[p].last = u_last
+            _spread(paths, npaths, u_idx, u_last)
             uniform = False
         # Successors, at most npaths * (bucket + 1); keep the best ``beam``.
         need = npaths * (bstart[j + 1] - bstart[j] + 1)
@@ -523,11 +538,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                 item_parent[seq] = <int>p
                 item_cand[seq] = -2
                 seq += 1
-                if as_heap:
-                    _offer(heap, &nh, need, &it)
-                else:
-                    heap[nh] = it
-                    nh += 1
+                _keep(heap, &nh, need, as_heap, &it)
                 continue
             pu = pool + pt.slot * W
             dist = pt.dist
@@ -574,11 +585,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
                     continue  # would not be kept
                 item_parent[it.seq] = <int>p
                 item_cand[it.seq] = i
-                if as_heap:
-                    _offer(heap, &nh, need, &it)
-                else:
-                    heap[nh] = it
-                    nh += 1
+                _keep(heap, &nh, need, as_heap, &it)
             if skip_dead:
                 continue
             it.hi = pt.hi + 1 if pt.last != -1 else pt.hi
@@ -587,11 +594,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
             item_parent[seq] = <int>p
             item_cand[seq] = -1
             seq += 1
-            if as_heap:
-                _offer(heap, &nh, need, &it)
-            else:
-                heap[nh] = it
-                nh += 1
+            _keep(heap, &nh, need, as_heap, &it)
         if not as_heap:  # stable insertion sort: the items are nearly in order already
             # (with as_heap, _offer kept them sorted)
             for r in range(1, nh):
@@ -658,7 +661,7 @@ def meteor15(candidates, Py_ssize_t hyp_len, Py_ssize_t ref_len, exact_stages, P
     return out, chunks
 
 
-# -- exact search (optimal.py) ----------------------------------------------------------
+# -- exact search (optimal.py, optimal_dp.py) -------------------------------------------
 
 
 cdef struct Val:
@@ -700,7 +703,7 @@ cdef class _Seg:
     cdef int W          # words per bitset in the group being solved
     cdef i64 states
     cdef i64 max_states
-    cdef i64 work       # bitset words handled so far (twin of optimal._Info.spend)
+    cdef i64 work       # bitset words handled so far (twin of optimal_dp.Info.spend)
     cdef i64 max_work
     cdef int* stamp     # [H] scratch for _Walk.setup, never reset (see stamp_gen)
     cdef i64 stamp_gen
@@ -710,7 +713,7 @@ cdef class _Seg:
 
 
 cdef class _Walk:
-    """One left-to-right walk (twin of ``optimal._Walk`` + ``_forward``/``_backward``).
+    """One left-to-right walk (twin of ``optimal_dp._Walk`` + ``_forward``/``_backward``).
 
     States live in flat arrays, in creation order; a hash table finds a state by
     (position, used words, last); each layer is a linked list in creation order, which
@@ -942,7 +945,7 @@ cdef class _Walk:
         return s
 
     cdef int forward(self, _Heur heur) except -2:
-        """Fill the layers (twin of ``optimal._forward``); -1 past the state budget."""
+        """Fill the layers (twin of ``optimal_dp._forward``); -1 past the state budget."""
         cdef _Seg seg = self.seg
         cdef int W = self.W
         cdef int T = self.T
@@ -1014,7 +1017,7 @@ cdef class _Walk:
         return 0
 
     cdef int backward(self) except -2:
-        """Best value to go for every state (twin of ``optimal._backward``); -1 past the
+        """Best value to go for every state (twin of ``optimal_dp._backward``); -1 past the
         work budget."""
         cdef _Seg seg = self.seg
         cdef int W = self.W
@@ -1079,7 +1082,7 @@ cdef class _Walk:
 
 
 cdef class _Heur:
-    """Branch-and-bound test for a group walk (twin of ``optimal._Heuristic``)."""
+    """Branch-and-bound test for a group walk (twin of ``optimal_dp._Heuristic``)."""
 
     cdef _Mem mem       # the segment's arena
     cdef _Seg seg
@@ -1160,7 +1163,7 @@ cdef void _uf_union(int* parent, int a, int b) noexcept:
 
 
 cdef Val _value(_Seg seg, const int* chosen, int n, int* end_at) noexcept:
-    """Objective value of non-fixed candidates (twin of ``optimal._value``)."""
+    """Objective value of non-fixed candidates (twin of ``optimal_dp._value``)."""
     cdef Val v
     cdef int k, i, e
     v.c = 0
@@ -1597,46 +1600,34 @@ cdef int _number_bits(_Seg seg, const int* members, int m, int* hyp_bit, _Mem me
     return nw
 
 
+cdef inline void _sift_down(int* a, int root, int n) noexcept:
+    """Move ``a[root]`` down the max-heap ``a[0:n]`` to its place."""
+    cdef int child, tmp
+    while 2 * root + 1 < n:
+        child = 2 * root + 1
+        if child + 1 < n and a[child] < a[child + 1]:
+            child += 1
+        if a[root] < a[child]:
+            tmp = a[root]
+            a[root] = a[child]
+            a[child] = tmp
+            root = child
+        else:
+            break
+
+
 cdef void _sort_ints(int* a, int n) noexcept:
     """Ascending heap sort (no recursion, no allocation)."""
-    cdef int start, end, root, child, tmp
+    cdef int start, end, tmp
     if n < 2:
         return
-    start = (n - 2) // 2
-    while True:
-        root = start
-        while 2 * root + 1 < n:
-            child = 2 * root + 1
-            if child + 1 < n and a[child] < a[child + 1]:
-                child += 1
-            if a[root] < a[child]:
-                tmp = a[root]
-                a[root] = a[child]
-                a[child] = tmp
-                root = child
-            else:
-                break
-        if start == 0:
-            break
-        start -= 1
-    end = n - 1
-    while end > 0:
+    for start in range((n - 2) // 2, -1, -1):
+        _sift_down(a, start, n)
+    for end in range(n - 1, 0, -1):
         tmp = a[end]
         a[end] = a[0]
         a[0] = tmp
-        root = 0
-        while 2 * root + 1 < end:
-            child = 2 * root + 1
-            if child + 1 < end and a[child] < a[child + 1]:
-                child += 1
-            if a[root] < a[child]:
-                tmp = a[root]
-                a[root] = a[child]
-                a[child] = tmp
-                root = child
-            else:
-                break
-        end -= 1
+        _sift_down(a, 0, end)
 
 
 cdef int _boundaries(_Heur heur, _Seg seg, const int* cross_i, const int* cross_k, int ncross,

@@ -46,7 +46,7 @@ from operator import itemgetter
 from pydantic import BaseModel, ConfigDict, Field
 
 from meteorx.align import Aligner
-from meteorx.align.common import bad_candidates
+from meteorx.align.common import conflict_free, search_refused
 from meteorx.config_models import Count
 from meteorx.engine import compiled
 from meteorx.types import ALIGNMENT_FIELDS, Alignment, Match, count_chunks, record_maker
@@ -91,12 +91,9 @@ class Meteor15Aligner(Aligner):
         if self.beam_size < 1:
             raise ValueError(f"the beam size is at least 1, not {self.beam_size}")
         result = self._search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
-        if result is None and self._search is not beam_search:
-            # The compiled twin reads tuples of C ints only; the Python twin copes with
-            # anything else that is well formed.
-            result = beam_search(candidates, hyp_len, ref_len, exact_stages, self.beam_size)
         if result is None:
-            raise bad_candidates(candidates, hyp_len, ref_len)
+            args = (candidates, hyp_len, ref_len, exact_stages, self.beam_size)
+            result = search_refused(self._search, beam_search, args)
         chosen, chunks = result
         alignment: Alignment = self._record(  # Alignment(matches, chunks), built faster
             Alignment, ALIGNMENT_FIELDS, (tuple([candidates[i] for i in chosen]), chunks, True)
@@ -119,17 +116,9 @@ def beam_search(
     The pure-Python twin of ``_fast.meteor15``; None when a span is out of range or
     empty (the caller then raises :func:`~meteorx.align.common.bad_candidates`).
     """
-    ref_cover = [0] * ref_len
-    hyp_cover = [0] * hyp_len
-    bucket_size = [0] * ref_len
-    for rs, rl, hs, hl, _ in candidates:
-        if rl < 1 or hl < 1 or rs < 0 or hs < 0 or rs + rl > ref_len or hs + hl > hyp_len:
-            return None
-        bucket_size[rs] += 1
-        for k in range(rs, rs + rl):
-            ref_cover[k] += 1
-        for k in range(hs, hs + hl):
-            hyp_cover[k] += 1
+    alone = conflict_free(candidates, hyp_len, ref_len)
+    if alone is None:
+        return None
     n = len(candidates)
     gain = [0] * n
     hmask = [0] * n
@@ -139,11 +128,7 @@ def beam_search(
     n_fixed = 0
     for i, (rs, rl, hs, hl, stage) in enumerate(candidates):
         gain[i] = hl + rl if stage in exact_stages else hl // 2 + rl // 2
-        if (
-            bucket_size[rs] == 1
-            and all(ref_cover[k] == 1 for k in range(rs, rs + rl))
-            and all(hyp_cover[k] == 1 for k in range(hs, hs + hl))
-        ):
+        if alone[i]:
             fixed_at[rs] = i
             for k in range(rs, rs + rl):
                 fixed_cov[k] = True

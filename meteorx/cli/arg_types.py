@@ -34,10 +34,7 @@ def resample_count(text: str) -> int:
 
 def seed_number(text: str) -> int:
     """--seed: 0..MAX_SEED, checked here rather than by NumPy in the middle of a run."""
-    value = non_negative_int(text)
-    if value > MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be 0..{MAX_SEED}, got {value}")
-    return value
+    return _zero_to(MAX_SEED, text)
 
 
 #: A double has 17 significant digits: more decimals print noise.
@@ -46,10 +43,7 @@ MAX_PRECISION = 17
 
 def decimal_places(text: str) -> int:
     """--precision: 0..MAX_PRECISION decimals."""
-    value = non_negative_int(text)
-    if value > MAX_PRECISION:
-        raise argparse.ArgumentTypeError(f"must be 0..{MAX_PRECISION}, got {value}")
-    return value
+    return _zero_to(MAX_PRECISION, text)
 
 
 def non_negative_int(text: str) -> int:
@@ -58,6 +52,14 @@ def non_negative_int(text: str) -> int:
 
 def positive_int(text: str) -> int:
     return _whole_number(text, 1, "must be at least 1")
+
+
+def _zero_to(maximum: int, text: str) -> int:
+    """``text`` as an int in 0..``maximum``, the range its error names."""
+    value = non_negative_int(text)
+    if value > maximum:
+        raise argparse.ArgumentTypeError(f"must be 0..{maximum}, got {value}")
+    return value
 
 
 def _whole_number(text: str, minimum: int, wording: str) -> int:

@@ -29,6 +29,7 @@ __all__ = [
     "add_norm_arg",
     "add_output_args",
     "add_plugin_arg",
+    "add_resamples_arg",
     "add_run_args",
     "add_seed_arg",
     "add_significance_args",
@@ -261,22 +262,23 @@ def add_significance_args(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="paired approximate randomisation: every system against the first (baseline)",
     )
-    group.add_argument(
-        "--n-bootstrap",
-        type=resample_count,
-        default=1000,
-        metavar="N",
-        help="bootstrap resamples for --confidence and --paired-bs "
-        f"(default 1000, at most {MAX_RESAMPLES:,})",
+    add_resamples_arg(
+        group, "--n-bootstrap", 1000, "bootstrap resamples for --confidence and --paired-bs"
     )
-    group.add_argument(
-        "--ar-trials",
-        type=resample_count,
-        default=10000,
-        metavar="N",
-        help=f"trials for --paired-ar (default 10000, at most {MAX_RESAMPLES:,})",
-    )
+    add_resamples_arg(group, "--ar-trials", 10000, "trials for --paired-ar")
     add_seed_arg(group)
+
+
+def add_resamples_arg(parser: Any, option: str, default: int, what: str) -> None:
+    """A count of bootstrap resamples or randomisation trials, whose help names the
+    bound :func:`~meteorx.cli.arg_types.resample_count` holds it to."""
+    parser.add_argument(
+        option,
+        type=resample_count,
+        default=default,
+        metavar="N",
+        help=f"{what} (default {default}, at most {MAX_RESAMPLES:,})",
+    )
 
 
 def add_seed_arg(parser: Any) -> None:

@@ -43,11 +43,13 @@ def run(args: argparse.Namespace) -> int:
         add_significance,
         build_report,
         check_report_files,
+        resampling_fields,
         write_report,
     )
     from meteorx.error_text import out_of_range
     from meteorx.errors import ConfigError, InputError
     from meteorx.formats import read_stats
+    from meteorx.signature import with_resampling
 
     check_report_files(args)
     files = [read_stats(path) for path in args.stats]
@@ -111,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
                 "original parameters",
                 file=sys.stderr,
             )
-    signature = rewrite_signature(first.signature, params, first.stage_names)
+    signature = with_resampling(
+        rewrite_signature(first.signature, params, first.stage_names), resampling_fields(args)
+    )
     all_docs = docs[names[0]]
     report = build_report(
         names,
@@ -122,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         seg_ids[names[0]],
         all_docs if any(all_docs) else None,
         first.setid,
+        # the rule the files were scored under, which their signature names (sys:mean)
+        system_score="mean" if "|sys:mean|" in first.signature else "statistics",
     )
     add_significance(report, args)
     write_report(report, args)

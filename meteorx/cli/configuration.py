@@ -1,6 +1,6 @@
 """From parsed options to what a command runs with: the plugins given with --plugin,
-the configuration of --preset/--config/--lang/--norm, and the ``--verbose`` lines
-saying what runs."""
+the configuration of --preset/--config/--lang/--norm, the test set of --hyp/--ref and
+the input-format options, and the ``--verbose`` lines saying what runs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from meteorx.config_models import MeteorConfig
+    from meteorx.formats import TestSet
 
-__all__ = ["config_from_args", "load_plugin_args", "report_setup"]
+__all__ = ["config_from_args", "load_plugin_args", "report_setup", "testset_from_args"]
 
 
 def load_plugin_args(args: argparse.Namespace) -> None:
@@ -32,6 +33,23 @@ def config_from_args(args: argparse.Namespace) -> MeteorConfig:
         language=args.lang,
         normalize=args.norm,
         hint="pass --lang (e.g. --lang pt)",
+    )
+
+
+def testset_from_args(args: argparse.Namespace) -> TestSet:
+    """The systems and references named by :func:`~meteorx.cli.arguments.add_input_args`'
+    options, read in their input format."""
+    from meteorx.formats import read_input
+
+    return read_input(
+        args.input_format,
+        args.hyp,
+        args.ref,
+        args.hyp_column,
+        args.ref_column,
+        args.doc_column,
+        args.id_column,
+        max_chars=args.max_segment_chars,
     )
 
 

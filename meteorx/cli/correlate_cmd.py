@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from meteorx.cli.arg_types import MAX_RESAMPLES, resample_count
 from meteorx.cli.arguments import (
     add_judgment_args,
     add_norm_arg,
     add_plugin_arg,
+    add_resamples_arg,
     add_run_args,
     add_seed_arg,
 )
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from meteorx import metaeval
     from meteorx import tune as T
     from meteorx.baselines import baseline_metric, parse_baselines
-    from meteorx.cli.judgments import judged_data_from_args, judgments_of
+    from meteorx.cli.judgments import judged_data_from_args, judged_data_log, judgments_of
     from meteorx.defaults import configure
     from meteorx.errors import InputError
 
@@ -103,17 +103,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     data, seg_what = judged_data_from_args(args)
     judgments, measure = judgments_of(data, args.segment_measure, args.darr_threshold)
-
-    def log(text: str) -> None:
-        if not args.quiet:
-            print(f"meteorx: {text}", file=sys.stderr)
-
-    log(
-        f"{len(data.systems)} systems x {data.n_segments} segments, {len(data.refs)} "
-        f"reference(s); {len(data.human_seg)} segment judgments ({seg_what or 'none'})"
-    )
-    if data.skipped:
-        log(f"no human judgments, not used: {', '.join(data.skipped)}")
+    judged_data_log(args, data, seg_what)
     metrics: list[metaeval.Metric] = []
     progress = False if args.quiet else None
     for name, config in configs:
@@ -212,13 +202,7 @@ def write_table(
 def add_statistics_args(parser: argparse.ArgumentParser) -> None:
     """--samples and --seed of the bootstrap."""
     stats = parser.add_argument_group("statistics")
-    stats.add_argument(
-        "--samples",
-        type=resample_count,
-        default=1000,
-        metavar="N",
-        help=f"bootstrap resamples (default 1000, at most {MAX_RESAMPLES:,})",
-    )
+    add_resamples_arg(stats, "--samples", 1000, "bootstrap resamples")
     add_seed_arg(stats)
 
 

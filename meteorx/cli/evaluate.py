@@ -87,21 +87,37 @@ def build_report(
         setid=setid,
         params=params,
         stage_names=list(stage_names),
+        system_score=system_score,
     )
 
 
-def add_significance(report: Report, args: argparse.Namespace) -> None:
-    """Attach confidence intervals and paired tests as the arguments ask.
-
-    The signature gains ``bs:N`` / ``ar:N`` and ``seed:S`` fields (as sacreBLEU's),
-    so resampled numbers are reproducible too.
-    """
-    want_ci = bool(getattr(args, "confidence", False))
+def _asked(args: argparse.Namespace) -> tuple[bool, str | None]:
+    """Whether the arguments ask for confidence intervals, and which paired test."""
     test: str | None = None
     if getattr(args, "paired_bs", False):
         test = "bs"
     elif getattr(args, "paired_ar", False):
         test = "ar"
+    return bool(getattr(args, "confidence", False)), test
+
+
+def resampling_fields(args: argparse.Namespace) -> list[str]:
+    """The signature's significance fields for the arguments (none without resampling):
+    ``bs:N`` / ``ar:N`` and ``seed:S``, as sacreBLEU's, so resampled numbers are
+    reproducible too."""
+    want_ci, test = _asked(args)
+    if not want_ci and test is None:
+        return []
+    fields = [f"bs:{args.n_bootstrap}"] if want_ci or test == "bs" else []
+    if test == "ar":
+        fields.append(f"ar:{args.ar_trials}")
+    return [*fields, f"seed:{args.seed}"]
+
+
+def add_significance(report: Report, args: argparse.Namespace) -> None:
+    """Attach confidence intervals and paired tests as the arguments ask (the
+    report's signature names them already: :func:`resampling_fields`)."""
+    want_ci, test = _asked(args)
     if not want_ci and test is None:
         return
     from meteorx import significance as sig
@@ -111,15 +127,11 @@ def add_significance(report: Report, args: argparse.Namespace) -> None:
         sig.stats_matrix([s.stats for s in system.segments], n_stages) for system in report.systems
     ]
     seed: int = args.seed
-    fields: list[str] = []
-    if want_ci or test == "bs":
-        fields.append(f"bs:{args.n_bootstrap}")
-    if test == "ar":
-        fields.append(f"ar:{args.ar_trials}")
-    fields.append(f"seed:{seed}")
     if want_ci:
         for system, matrix in zip(report.systems, rows, strict=True):
-            system.interval = sig.bootstrap_ci(matrix, report.params, args.n_bootstrap, seed)
+            system.interval = sig.bootstrap_ci(
+                matrix, report.params, args.n_bootstrap, seed, report.system_score
+            )
     if test is not None:
         if len(report.systems) < 2:
             raise InputError(
@@ -129,11 +141,11 @@ def add_significance(report: Report, args: argparse.Namespace) -> None:
         for system, matrix in zip(report.systems[1:], rows[1:], strict=True):
             if test == "bs":
                 system.comparison = sig.paired_bootstrap(
-                    base, matrix, report.params, args.n_bootstrap, seed
+                    base, matrix, report.params, args.n_bootstrap, seed, report.system_score
                 )
             else:
                 system.comparison = sig.paired_approximate_randomization(
-                    base, matrix, report.params, args.ar_trials, seed
+                    base, matrix, report.params, args.ar_trials, seed, report.system_score
                 )
         report.significance = {
             "test": f"paired-{test}",
@@ -145,15 +157,6 @@ def add_significance(report: Report, args: argparse.Namespace) -> None:
         report.significance.setdefault(
             "confidence", {"n_bootstrap": args.n_bootstrap, "seed": seed}
         )
-    report.signature = extend_signature(report.signature, fields)
-
-
-def extend_signature(signature: str, fields: Sequence[str]) -> str:
-    """Insert fields before the trailing ``version:`` field."""
-    head, sep, version = signature.rpartition("|version:")
-    if not sep:
-        return "|".join([signature, *fields])
-    return "|".join([head, *fields]) + sep + version
 
 
 def check_report_files(args: argparse.Namespace) -> None:

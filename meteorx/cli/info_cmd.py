@@ -130,8 +130,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     import sys
 
     from meteorx import __version__, engine
+    from meteorx.cache import cache_dir
     from meteorx.registry import get_registry
-    from meteorx.resources import cache_dir
 
     registry = get_registry()
     registry.load_all()  # imports every plugin: they declare their compiled modules

@@ -1,13 +1,14 @@
 """The data of ``tune`` and ``correlate`` from their options (see
 :func:`meteorx.cli.arguments.add_judgment_args`): systems' outputs, references and
-human judgments."""
+human judgments; and the progress log that first says what was read."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["judged_data_from_args", "judgments_of"]
+__all__ = ["judged_data_from_args", "judged_data_log", "judgments_of"]
 
 
 def judged_data_from_args(args: argparse.Namespace) -> tuple[Any, str]:
@@ -35,6 +36,32 @@ def judged_data_from_args(args: argparse.Namespace) -> tuple[Any, str]:
         args.hyp_dir, args.ref, human_seg, human_sys, args.docs, args.hyp_glob
     )
     return data, seg_what
+
+
+def judged_data_log(
+    args: argparse.Namespace, data: Any, seg_what: str, *, system_judgments: bool = False
+) -> Callable[[str], None]:
+    """The log of a command reading judged data (``meteorx: ...`` lines on stderr, none
+    with --quiet), after saying what was read (``system_judgments``: the systems with
+    system-level judgments too) and which systems have no judgments."""
+    import sys
+
+    def log(text: str) -> None:
+        if not args.quiet:
+            print(f"meteorx: {text}", file=sys.stderr)
+
+    log(
+        f"{len(data.systems)} systems x {data.n_segments} segments, {len(data.refs)} "
+        f"reference(s); {len(data.human_seg)} segment judgments ({seg_what or 'none'})"
+        + (
+            f"; system judgments for {len(data.human_sys)} systems"
+            if system_judgments and data.human_sys
+            else ""
+        )
+    )
+    if data.skipped:
+        log(f"no human judgments, not used: {', '.join(data.skipped)}")
+    return log
 
 
 def judgments_of(data: Any, measure: str | None, darr_threshold: float) -> tuple[Any, Any]:

@@ -27,21 +27,32 @@ if TYPE_CHECKING:
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (also used to generate help text in the docs)."""
+#: Each subcommand and the module under ``meteorx/cli/`` that registers it, in the order
+#: ``--help`` lists them (``info_cmd`` registers four, ``resources_cmd`` one with its own
+#: subcommands).
+COMMANDS = {
+    "score": "score_cmd",
+    "explain": "explain_cmd",
+    "report": "report_cmd",
+    "tune": "tune_cmd",
+    "correlate": "correlate_cmd",
+    "combine": "combine_cmd",
+    "config": "info_cmd",
+    "presets": "info_cmd",
+    "plugins": "info_cmd",
+    "languages": "info_cmd",
+    "resources": "resources_cmd",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (also used to generate help text in the docs): with a known
+    ``command``, only that subcommand's (a run imports only its own command module),
+    else every subcommand's, for ``--help`` and for the error naming the choices."""
     import argparse
+    import importlib
 
     from meteorx import __version__
-    from meteorx.cli import (
-        combine_cmd,
-        correlate_cmd,
-        explain_cmd,
-        info_cmd,
-        report_cmd,
-        resources_cmd,
-        score_cmd,
-        tune_cmd,
-    )
     from meteorx.cli.parser import EPILOG, Parser
 
     parser = Parser(
@@ -52,16 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"meteorx {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    score_cmd.add_parser(sub)
-    explain_cmd.add_parser(sub)
-    report_cmd.add_parser(sub)
-    tune_cmd.add_parser(sub)
-    correlate_cmd.add_parser(sub)
-    combine_cmd.add_parser(sub)
-    info_cmd.add_parsers(sub)  # config, presets, plugins, languages
-
-    resources_cmd.add_parser(sub)  # resources install / list
+    wanted = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
+    for name in wanted:
+        module = importlib.import_module(f"meteorx.cli.{name}")
+        register = getattr(module, "add_parsers", None) or module.add_parser  # (info_cmd: 4)
+        register(sub)
     return parser
 
 
@@ -131,8 +137,9 @@ def _run(argv: Sequence[str] | None) -> int:
 
     warnings.showwarning = _show_warning
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        given = list(sys.argv[1:] if argv is None else argv)
+        parser = build_parser(given[0] if given else None)
+        args = parser.parse_args(given)
         if not getattr(args, "func", None):
             parser.print_help()
             return 2

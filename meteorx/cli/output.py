@@ -1,5 +1,6 @@
 """Where a command's output goes: output files checked before any work
-(:func:`check_writable`), standard output and error guarded for the command's duration
+(:func:`check_writable`) and written with their name in any error (:func:`write_file`),
+standard output and error guarded for the command's duration
 (:func:`standard_streams`), and a failed write to standard output reported in one line
 (:func:`stdout_failed`)."""
 
@@ -20,6 +21,7 @@ __all__ = [
     "is_stdout_failure",
     "standard_streams",
     "stdout_failed",
+    "write_file",
 ]
 
 
@@ -42,6 +44,19 @@ def check_writable(*paths: str | None) -> None:
                 raise OutputError(f"cannot write {path}: permission denied")
         elif not os.access(folder, os.W_OK):
             raise OutputError(f"cannot write {path}: the folder {folder} is not writable")
+
+
+def write_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8); a failure (a full disk, a folder gone since
+    :func:`check_writable`) is one :class:`~meteorx.errors.OutputError` naming the file."""
+    from pathlib import Path
+
+    from meteorx.errors import output_error
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise output_error(path, error) from None
 
 
 class ClosedStdout(io.TextIOBase):

@@ -47,42 +47,32 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     import sys
-    from pathlib import Path
 
     from meteorx import significance as sig
     from meteorx.api import build_scorer
-    from meteorx.cli.configuration import config_from_args
-    from meteorx.cli.evaluate import extend_signature, score_testset
-    from meteorx.cli.output import check_writable
-    from meteorx.errors import output_error
-    from meteorx.formats import read_input
+    from meteorx.cli.configuration import config_from_args, testset_from_args
+    from meteorx.cli.evaluate import score_testset
+    from meteorx.cli.output import check_writable, write_file
     from meteorx.report import SystemSummary, render_report
     from meteorx.stats import sum_stats
 
     check_writable(args.output)
     scorer = build_scorer(config_from_args(args))
-    testset = read_input(
-        args.input_format,
-        args.hyp,
-        args.ref,
-        args.hyp_column,
-        args.ref_column,
-        args.doc_column,
-        args.id_column,
-        max_chars=args.max_segment_chars,
-    )
+    testset = testset_from_args(args)
     results = score_testset(scorer, testset, jobs=args.jobs, quiet=args.quiet)
     stage_names = list(scorer.config.block_names)
     names = _display_names([name for name, _ in testset.systems])
     rows = [sig.stats_matrix([r.stats for r in system], len(stage_names)) for system in results]
     summaries = []
     for k, (name, system) in enumerate(zip(names, results, strict=True)):
-        total = scorer.rescore(sum_stats(r.stats for r in system))
-        interval = sig.bootstrap_ci(rows[k], scorer.params, args.n_bootstrap, args.seed)
+        # (the configuration's system_score rule: the mean of segment scores for nltk)
+        rule = scorer.config.system_score
+        total = scorer.system(sum_stats(r.stats for r in system), [r.score for r in system])
+        interval = sig.bootstrap_ci(rows[k], scorer.params, args.n_bootstrap, args.seed, rule)
         p_value = None
         if k > 0:
             p_value = sig.paired_bootstrap(
-                rows[0], rows[k], scorer.params, args.n_bootstrap, args.seed
+                rows[0], rows[k], scorer.params, args.n_bootstrap, args.seed, rule
             ).p_value
         summaries.append(
             SystemSummary(
@@ -96,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
                 p_value=p_value,
             )
         )
-    sig_text = extend_signature(
-        scorer.signature(refs=testset.n_refs), [f"bs:{args.n_bootstrap}", f"seed:{args.seed}"]
+    sig_text = scorer.signature(
+        refs=testset.n_refs, resampling=[f"bs:{args.n_bootstrap}", f"seed:{args.seed}"]
     )
     note = (
         f"95% intervals: bootstrap over segments ({args.n_bootstrap} resamples, seed "
@@ -116,10 +106,7 @@ def run(args: argparse.Namespace) -> int:
         significance_note=note,
         expanded=args.expanded,
     )
-    try:
-        Path(args.output).write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise output_error(args.output, error) from None
+    write_file(args.output, page)
     print(f"meteorx: wrote {args.output} ({len(page) // 1024} KiB)", file=sys.stderr)
     return 0
 

@@ -61,9 +61,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from meteorx.api import build_scorer
-    from meteorx.cli.configuration import config_from_args, report_setup
-    from meteorx.cli.evaluate import add_significance, build_report, score_testset, write_report
-    from meteorx.formats import read_input
+    from meteorx.cli.configuration import config_from_args, report_setup, testset_from_args
+    from meteorx.cli.evaluate import (
+        add_significance,
+        build_report,
+        resampling_fields,
+        score_testset,
+        write_report,
+    )
 
     check_score_args(args)
     if args.stream:
@@ -85,16 +90,7 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             max_chars=args.max_segment_chars,
         )
-    testset = read_input(
-        args.input_format,
-        args.hyp,
-        args.ref,
-        args.hyp_column,
-        args.ref_column,
-        args.doc_column,
-        args.id_column,
-        max_chars=args.max_segment_chars,
-    )
+    testset = testset_from_args(args)
     if assume_english:
         _warn_if_not_english([r[0] for r in testset.refs[:_SAMPLE] if r])
     # Scores and statistics only: no alignments to carry between processes.
@@ -104,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         [[r.stats for r in system] for system in results],
         scorer.params,
         list(scorer.config.block_names),
-        scorer.signature(refs=testset.n_refs),
+        scorer.signature(refs=testset.n_refs, resampling=resampling_fields(args)),
         testset.seg_ids,
         testset.docs,
         testset.setid,

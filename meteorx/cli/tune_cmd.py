@@ -87,30 +87,19 @@ def run(args: argparse.Namespace) -> int:
     from meteorx import tune as T
     from meteorx.baselines import parse_baselines
     from meteorx.cli.configuration import config_from_args
-    from meteorx.cli.judgments import judged_data_from_args
-    from meteorx.cli.output import check_writable
-    from meteorx.errors import InputError, output_error
+    from meteorx.cli.judgments import judged_data_from_args, judged_data_log
+    from meteorx.cli.output import check_writable, write_file
+    from meteorx.errors import InputError
 
     check_writable(args.output)
     baselines = parse_baselines(args.baseline)
     config = config_from_args(args)
     data, seg_what = judged_data_from_args(args)
-    human_seg, human_sys = data.human_seg, data.human_sys
+    human_seg = data.human_seg
     objective = args.objective or ("seg-tau" if human_seg else "sys-pearson")
     if objective.startswith("seg") and not human_seg:
         raise InputError(f"--objective {objective} needs segment judgments (--human)")
-
-    def log(text: str) -> None:
-        if not args.quiet:
-            print(f"meteorx: {text}", file=sys.stderr)
-
-    log(
-        f"{len(data.systems)} systems x {data.n_segments} segments, {len(data.refs)} "
-        f"reference(s); {len(human_seg)} segment judgments ({seg_what or 'none'})"
-        + (f"; system judgments for {len(human_sys)} systems" if human_sys else "")
-    )
-    if data.skipped:
-        log(f"no human judgments, not used: {', '.join(data.skipped)}")
+    log = judged_data_log(args, data, seg_what, system_judgments=True)
     everything = list(range(data.n_segments))
     if args.split == "half":
         tune_part, held_out = T.split_segments(data.n_segments, data.docs, args.split_seed)
@@ -173,10 +162,7 @@ def run(args: argparse.Namespace) -> int:
         "Agreement before -> after (default parameters -> these):",
         *[f"  {m:12s} {lbl:9s} {b:+.4f} -> {a:+.4f}" for m, lbl, b, a in table],
     ]
-    try:
-        Path(args.output).write_text(T.config_yaml(tuned, header), encoding="utf-8")
-    except OSError as error:
-        raise output_error(args.output, error) from None
+    write_file(args.output, T.config_yaml(tuned, header))
     out = sys.stdout
     out.write(f"objective: {objective} ({part_text})\n")
     out.write(f"default: {result.base.describe(stage_names)}\n")

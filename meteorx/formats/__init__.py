@@ -6,7 +6,8 @@ scored systems and report written out, the statistics file's columns), the reade
 :mod:`~meteorx.formats.tables`: TSV and JSONL; :mod:`~meteorx.formats.sgml`: WMT SGML;
 :mod:`~meteorx.formats.input_checks`: JSON text and identifiers, checked alike by all;
 statistics files read back in :mod:`~meteorx.formats.stats_file`) and
-:mod:`~meteorx.formats.writers` (every output). The names below are importable from
+:mod:`~meteorx.formats.writers` (every output; JSON in
+:mod:`~meteorx.formats.json_writer`). The names below are importable from
 ``meteorx.formats`` itself.
 
 Reading gives a :class:`TestSet`: the hypotheses of one or more systems and the
@@ -33,27 +34,68 @@ Formats
     &amp;`` are unescaped, as the jar does.
 """
 
-from meteorx.formats.model import (
-    STATS_MAGIC,
-    Report,
-    Scored,
-    ScoredSystem,
-    TestSet,
-    document_scores,
-    stats_columns,
-)
-from meteorx.formats.readers import INPUT_FORMATS, read_input, read_text
-from meteorx.formats.sgml import read_sgml, read_sgml_file, unescape_sgml
-from meteorx.formats.stats_file import StatsFile, read_stats
-from meteorx.formats.tables import read_table
-from meteorx.formats.writers import (
-    scr_paths,
-    write_json,
-    write_scr,
-    write_stats,
-    write_text,
-    write_tsv,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from meteorx.formats.model import (
+        STATS_MAGIC,
+        Report,
+        Scored,
+        ScoredSystem,
+        TestSet,
+        document_scores,
+        stats_columns,
+    )
+    from meteorx.formats.readers import INPUT_FORMATS, read_input, read_text
+    from meteorx.formats.sgml import read_sgml, read_sgml_file, unescape_sgml
+    from meteorx.formats.stats_file import StatsFile, read_stats
+    from meteorx.formats.tables import read_table
+    from meteorx.formats.writers import (
+        scr_paths,
+        write_json,
+        write_scr,
+        write_stats,
+        write_text,
+        write_tsv,
+    )
+
+#: Where each name is defined: imported when first asked for, so a run imports the
+#: readers and writers of its own formats only.
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "STATS_MAGIC",
+            "Report",
+            "Scored",
+            "ScoredSystem",
+            "TestSet",
+            "document_scores",
+            "stats_columns",
+        ),
+        "model",
+    ),
+    **dict.fromkeys(("INPUT_FORMATS", "read_input", "read_text"), "readers"),
+    **dict.fromkeys(("read_sgml", "read_sgml_file", "unescape_sgml"), "sgml"),
+    **dict.fromkeys(("StatsFile", "read_stats"), "stats_file"),
+    "read_table": "tables",
+    **dict.fromkeys(
+        ("scr_paths", "write_json", "write_scr", "write_stats", "write_text", "write_tsv"),
+        "writers",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'meteorx.formats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"meteorx.formats.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "INPUT_FORMATS",

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 
 from meteorx.errors import InputError
 from meteorx.formats.model import TestSet
-from meteorx.formats.sgml import read_sgml
-from meteorx.formats.tables import read_table
 from meteorx.inputs import MAX_SEGMENT_CHARS, check_length, check_stdin_once, read_aligned
 
 __all__ = ["INPUT_FORMATS", "read_input", "read_text"]
@@ -60,8 +58,12 @@ def read_input(
     if fmt == "sgml":
         if not ref_paths:
             raise InputError("SGML input needs a reference set (--ref ref.sgm)")
+        from meteorx.formats.sgml import read_sgml  # (each format's reader when used)
+
         testset = read_sgml(hyp_paths, ref_paths)
     elif fmt in ("tsv", "jsonl"):
+        from meteorx.formats.tables import read_table
+
         testset = read_table(
             hyp_paths,
             fmt,

@@ -38,13 +38,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meteorx import errors
 from meteorx.config import MeteorConfig, validate_config
+from meteorx.config_models import Overrides
 from meteorx.errors import InputError, MeteorxError
 from meteorx.scoring import Breakdown
 from meteorx.stats import Layout, Stats
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["JOB_SCRIPT", "SparkResult", "corpus_stats", "executor_errors", "score", "score_rows"]
 
@@ -232,10 +236,9 @@ def score_rows(
     references: str = "references",
     *,
     config: str | Path | MeteorConfig | dict[str, Any] | None = None,
-    language: str | None = None,
-    normalize: str | None = None,
     score_column: str = SCORE_COLUMN,
     stats_column: str = STATS_COLUMN,
+    **overrides: Unpack[Overrides],
 ) -> Any:
     """``df`` with ``score_column`` (double) and ``stats_column`` (array<double>) added.
 
@@ -249,7 +252,7 @@ def score_rows(
     _require_pyspark()
     _check_columns(df, hypothesis, references)
     # Built on the driver first: a bad configuration or missing resource fails here.
-    scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
+    scorer = build_scorer(config, shared=True, **overrides)
     return _with_scores(df, task_for(scorer, hypothesis, references, score_column, stats_column))
 
 
@@ -307,9 +310,8 @@ def score(
     references: str = "references",
     *,
     config: str | Path | MeteorConfig | dict[str, Any] | None = None,
-    language: str | None = None,
-    normalize: str | None = None,
     persist: bool = True,
+    **overrides: Unpack[Overrides],
 ) -> SparkResult:
     """Score every row and the corpus. Runs the job (two passes over cached rows).
 
@@ -319,12 +321,10 @@ def score(
     from meteorx.api import build_scorer
     from meteorx.formats.stats_file import checked_record
 
-    rows = score_rows(
-        df, hypothesis, references, config=config, language=language, normalize=normalize
-    )
+    rows = score_rows(df, hypothesis, references, config=config, **overrides)
     if persist:
         rows = rows.persist()
-    scorer = build_scorer(config, language=language, normalize=normalize, shared=True)
+    scorer = build_scorer(config, shared=True, **overrides)
     with executor_errors():
         total = corpus_stats(rows, width=Layout(len(scorer.config.block_names)).width)
         breakdown = scorer.system(

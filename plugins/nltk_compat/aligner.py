@@ -158,7 +158,7 @@ def _fast_plan(matchers: Sequence[Matcher]) -> _FastPlan | None:
         return None
     if not (isinstance(porter, NltkPorterMatcher) and isinstance(wordnet, NltkWordNetMatcher)):
         return None
-    if not wordnet._options.stem or wordnet._options.porter_mode != porter.mode:
+    if not wordnet.options.stem or wordnet.options.porter_mode != porter.mode:
         return None
     stem = porter_stem_function(porter.mode)
     return stem, wordnet._synonyms, synonym_prefilter(stem, wordnet._synonyms)

@@ -9,7 +9,10 @@ which of the two runs; ``tests/test_nltk_compat.py`` compares them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
 
 _NONE = -2  # "not linked" in a link list (so that _NONE + 1 is no position either)
 
@@ -48,13 +51,7 @@ def greedy_links(
     n = len(hyp)
     link = [_NONE] * n
     # Exact stage. Unlinked reference positions stay in ``positions``, ascending.
-    positions: dict[str, list[int]] = {}
-    for j, word in enumerate(ref):
-        found = positions.get(word)
-        if found is None:
-            positions[word] = [j]
-        else:
-            found.append(j)
+    positions = positions_by_key(ref)
     rest: list[int] = []
     for i in range(n - 1, -1, -1):
         found = positions.get(hyp[i])
@@ -100,37 +97,29 @@ def greedy_links(
         reachable = set().union(*map(lemma_ids, pool))  # synsets of reference stems
         if not reachable:
             return link, matches, stem_links, []
-        for i, key in rest_keys:
+    for i, key in rest_keys:
+        # The latest still-unlinked reference position among the key's synonyms.
+        best_j = -1
+        best: list[int] | None = None
+        if prefilter is None:
+            syns = synonyms(key)
+            if syns.isdisjoint(pool):
+                continue
+            for word in syns.intersection(pool):
+                found = pool[word]
+                if found and found[-1] > best_j:
+                    best_j = found[-1]
+                    best = found
+        else:
             ids = synset_ids(key)
             if reachable.isdisjoint(ids):
                 continue
-            best_j = -1
-            best: list[int] | None = None
             for synset_id in reachable.intersection(ids):
                 for word in synset_names(synset_id):
                     found = pool.get(word)
                     if found and found[-1] > best_j:
                         best_j = found[-1]
                         best = found
-            if best is not None:
-                best.pop()
-                link[i] = best_j
-                syn_links.append(i)
-                ref_left -= 1
-                if not ref_left:
-                    break
-        return link, matches + len(syn_links), stem_links, syn_links
-    for i, key in rest_keys:
-        syns = synonyms(key)
-        if syns.isdisjoint(pool):
-            continue
-        best_j = -1
-        best = None
-        for word in syns.intersection(pool):
-            found = pool[word]
-            if found and found[-1] > best_j:
-                best_j = found[-1]
-                best = found
         if best is not None:
             best.pop()
             link[i] = best_j
@@ -139,3 +128,17 @@ def greedy_links(
             if not ref_left:
                 break
     return link, matches + len(syn_links), stem_links, syn_links
+
+
+def positions_by_key(keys: Iterable[K | None]) -> dict[K, list[int]]:
+    """Each key's positions in ``keys``, ascending (``None``: no key). Also the NLTK
+    matchers' index of a sentence's stems or synonym keys."""
+    index: dict[K, list[int]] = {}
+    for i, key in enumerate(keys):
+        if key is not None:
+            found = index.get(key)
+            if found is None:
+                index[key] = [i]
+            else:
+                found.append(i)
+    return index

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from meteorx.languages import Language
 from meteorx.matchers import Matcher
 from meteorx.types import Span
+from meteorx_plugins.nltk_compat.greedy import positions_by_key
 from meteorx_plugins.nltk_compat.porter import porter_stem_function
 from meteorx_plugins.wordnet.synsets import shared_synonyms
 
@@ -113,16 +114,14 @@ class PorterOptions(BaseModel):
     prune: bool = Field(False, description=_PRUNE_HELP)
 
 
-class NltkPorterMatcher(Matcher):
+class NltkPorterMatcher(Matcher[PorterOptions]):
     """Links words with equal stems under NLTK's ``PorterStemmer`` (as NLTK's METEOR)."""
 
     name = "porter-nltk"
-    version = "1"
     Options = PorterOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: PorterOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, PorterOptions)
         self.mode = options.mode
         self._prune = options.prune
         porter_stem_function(options.mode)  # load the stemmer now
@@ -136,15 +135,7 @@ class NltkPorterMatcher(Matcher):
         hyp_stems, ref_stems = left.hyp_stems, left.ref_stems
         if not hyp_stems:
             return ()
-        by_stem: dict[str, list[int]] = {}
-        for i, word in enumerate(hyp.tokens):
-            key = hyp_stems.get(word)
-            if key is not None:
-                found = by_stem.get(key)
-                if found is None:
-                    by_stem[key] = [i]
-                else:
-                    found.append(i)
+        by_stem = positions_by_key(map(hyp_stems.get, hyp.tokens))
         out: list[Span] = []
         for j, word in enumerate(ref.tokens):
             key = ref_stems.get(word)
@@ -175,17 +166,14 @@ class WordNetOptions(BaseModel):
     prune: bool = Field(False, description=_PRUNE_HELP)
 
 
-class NltkWordNetMatcher(Matcher):
+class NltkWordNetMatcher(Matcher[WordNetOptions]):
     """Links a hypothesis word to a reference word among its WordNet synonyms (NLTK)."""
 
     name = "wordnet-nltk"
-    version = "1"
     Options = WordNetOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: WordNetOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, WordNetOptions)
-        self._options = options
         self.wordnet = shared_synonyms(options.wordnet_dir)
         self._synonyms = self.wordnet.synonyms
         if options.stem:
@@ -197,7 +185,7 @@ class NltkWordNetMatcher(Matcher):
     def _keys(self, hyp: _Side, ref: _Side) -> tuple[dict[str, str], dict[str, str]]:
         """word -> key (its stem, or itself) of the words on each side that may still be
         unlinked when this stage runs."""
-        options = self._options
+        options = self.options
         if not options.stem:
             if options.prune:
                 hyp_words = _surplus(hyp.counts, ref.counts)
@@ -229,15 +217,7 @@ class NltkWordNetMatcher(Matcher):
         hyp_keys, ref_keys = self._keys(hyp, ref)
         if not hyp_keys or not ref_keys:
             return ()
-        ref_index: dict[str, list[int]] = {}
-        for j, word in enumerate(ref.tokens):
-            key = ref_keys.get(word)
-            if key is not None:
-                found = ref_index.get(key)
-                if found is None:
-                    ref_index[key] = [j]
-                else:
-                    found.append(j)
+        ref_index = positions_by_key(map(ref_keys.get, ref.tokens))
         synonyms = self._synonyms
         out: list[Span] = []
         for i, word in enumerate(hyp.tokens):
@@ -258,7 +238,7 @@ class NltkWordNetMatcher(Matcher):
         return out
 
     def describe(self) -> str:
-        options = self._options
+        options = self.options
         keys = f"porter-{options.porter_mode.lower()}" if options.stem else "words"
         pruned = ",pruned" if options.prune else ""
         return f"{self.name}.v{self.version}({keys}{pruned},{self.wordnet.describe()})"

@@ -69,7 +69,7 @@ _STEP2 = _by_last_letter(
         ("ousli", "ous"), ("ization", "ize"), ("ation", "ate"), ("ator", "ate"),
         ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"), ("ousness", "ous"),
         ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"), ("fulli", "ful"),
-        ("logi", "log"),
+        # ("logi", "log") comes last: _step2 applies it (the stem is measured with its "l")
     )
 )  # fmt: skip
 _STEP3 = _by_last_letter(
@@ -117,34 +117,28 @@ def _step1b(word: str) -> str:
     return stem
 
 
+def _suffix_rule(word: str, rules: dict[str, tuple[tuple[str, str], ...]], measure: int) -> str:
+    """Porter's suffix steps: the first rule whose suffix ends ``word`` replaces that
+    suffix if the stem left measures more than ``measure``, else the word stays."""
+    for suffix, replacement in rules.get(word[-1:], ()):
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            return stem + replacement if _measure(stem) > measure else word
+    return word
+
+
 def _step2(word: str) -> str:
     if word.endswith("alli") and _measure(word[:-4]) > 0:
         return _step2(word[:-4] + "al")
-    for suffix, replacement in _STEP2.get(word[-1:], ()):
-        if word.endswith(suffix):
-            if suffix == "logi":
-                return word[:-1] if _measure(word[:-3]) > 0 else word
-            stem = word[: -len(suffix)]
-            return stem + replacement if _measure(stem) > 0 else word
-    return word
-
-
-def _step3(word: str) -> str:
-    for suffix, replacement in _STEP3.get(word[-1:], ()):
-        if word.endswith(suffix):
-            stem = word[: -len(suffix)]
-            return stem + replacement if _measure(stem) > 0 else word
-    return word
+    if word.endswith("logi"):  # the last rule (no other one's suffix ends "logi" words)
+        return word[:-1] if _measure(word[:-3]) > 0 else word
+    return _suffix_rule(word, _STEP2, 0)
 
 
 def _step4(word: str) -> str:
-    for suffix, _ in _STEP4.get(word[-1:], ()):
-        if word.endswith(suffix):
-            stem = word[: -len(suffix)]
-            if _measure(stem) > 1 and (suffix != "ion" or stem[-1] in "st"):
-                return stem
-            return word
-    return word
+    if word.endswith("ion") and not word.endswith(("sion", "tion")):
+        return word  # "ion" goes after s or t only (no other suffix ends in n)
+    return _suffix_rule(word, _STEP4, 1)
 
 
 def _porter_nltk(word: str, pool: dict[str, str]) -> str:
@@ -169,7 +163,7 @@ def _porter_nltk(word: str, pool: dict[str, str]) -> str:
     if stem[-1] == "y" and len(stem) > 2 and _cv(stem[:-1])[-1] == "c":
         stem = stem[:-1] + "i"
     stem = _step2(stem)
-    stem = _step3(stem)
+    stem = _suffix_rule(stem, _STEP3, 0)
     stem = _step4(stem)
     # Step 5a.
     if stem[-1] == "e":

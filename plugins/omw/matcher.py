@@ -69,16 +69,14 @@ class OmwOptions(BaseModel):
 Unit = tuple[int, int, frozenset[int]]  # start, length, synsets
 
 
-class OmwSynonymMatcher(Matcher):
+class OmwSynonymMatcher(Matcher[OmwOptions]):
     """Links different words or phrases sharing an OMW synset, through base forms."""
 
     name = "synonym-omw"
-    version = "1"
     Options = OmwOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: OmwOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, OmwOptions)
         code = options.lang or omw_code(language)
         if code is None:
             known = " ".join(sorted(OMW_CODES))

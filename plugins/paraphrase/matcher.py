@@ -171,16 +171,14 @@ def _safe(token: str) -> str:
     return token if token and " " not in token else "\x00"
 
 
-class ParaphraseMatcher(Matcher):
+class ParaphraseMatcher(Matcher[ParaphraseOptions]):
     """Links phrases that a paraphrase table lists as paraphrases (Meteor 1.5's module)."""
 
     name = "paraphrase"
-    version = "1"
     Options = ParaphraseOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: ParaphraseOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, ParaphraseOptions)
         fast = compiled(NATIVE, purpose=PURPOSE)  # the engine seam picks C or Python
         self.located = find_paraphrase_table(language, options.path)
         # Imported here: the table module pulls in numpy (for compiling tables), which

@@ -307,7 +307,7 @@ def load_table(path: str | os.PathLike[str], *, use_cache: bool = True) -> Parap
     """Load a paraphrase table, compiling it into the user cache on first use.
 
     A table stays loaded for the life of the process (scorers share it). The cache
-    folder is :func:`meteorx.resources.cache_dir` (``$METEORX_CACHE_DIR``; ``off``
+    folder is :func:`meteorx.cache.cache_dir` (``$METEORX_CACHE_DIR``; ``off``
     disables it); without a usable cache the table is compiled in memory.
 
     :raises ResourceError: the file is missing, unreadable or malformed.

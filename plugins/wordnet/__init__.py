@@ -49,8 +49,9 @@ the same numbers on every machine and the collisions reproduced too; ``morphy`` 
 uses it (it has no parts of speech). It is read and compiled by
 :mod:`~meteorx_plugins.wordnet.reader`.
 
-The package: ``locate`` (the one finder), ``reader`` (the compiled index, for this
-matcher), ``synsets`` (NLTK's view of the same files, for the ``nltk_compat`` plugin).
+The package: ``locate`` (the one finder), ``index`` (the compact index this matcher
+looks words up in), ``reader`` (reading a database into it, cached), ``synsets``
+(NLTK's view of the same files, for the ``nltk_compat`` plugin).
 """
 
 from __future__ import annotations
@@ -135,16 +136,14 @@ def _jar_order(morphology: Morphology) -> JarOrder:
     return "first" if morphology == "meteor-1.5" else "never"
 
 
-class SynonymMatcher(KeyMatcher):
+class SynonymMatcher(KeyMatcher[SynonymOptions]):
     """Links different words that share a WordNet synset (after base-form lookup)."""
 
     name = "synonym"
-    version = "1"
     Options = SynonymOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
+    def __init__(self, options: SynonymOptions, language: Language) -> None:
         super().__init__(options, language)
-        assert isinstance(options, SynonymOptions)
         if language.code != "en":
             raise LanguageError(
                 f"the synonym matcher uses the English WordNet and cannot match "

@@ -23,16 +23,15 @@ class PrefixOptions(BaseModel):
     length: int = Field(5, ge=1, description="how many leading characters must agree")
 
 
-class PrefixMatcher(Matcher):
+class PrefixMatcher(Matcher[PrefixOptions]):
     """Different words with the same first ``length`` characters."""
 
     name = "prefix"
     version = "2"
     Options = PrefixOptions
 
-    def __init__(self, options: BaseModel, language: Language) -> None:
-        super().__init__(options, language)
-        assert isinstance(options, PrefixOptions)
+    def __init__(self, options: PrefixOptions, language: Language) -> None:
+        super().__init__(options, language)  # (self.options: PrefixOptions)
         self.length = options.length
 
     def prepare(self, tokens: Sequence[str]) -> Any:

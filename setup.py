@@ -2,12 +2,14 @@
 
 Everything else is configured in ``pyproject.toml``. ``meteorx.align._fast`` holds the
 compiled twins of the two alignment searches (``meteorx/align/_fast.pyx``);
-``meteorx._fastpath`` finds the candidate links of key stages (``meteorx/_fastpath.pyx``);
-``meteorx_plugins.paraphrase._native`` does the paraphrase matcher's work
-(``plugins/paraphrase/_native.pyx``); ``meteorx_plugins.meteor_norm._native`` is Meteor
-1.5's ``-norm`` tokeniser (``plugins/meteor_norm/_native.pyx``; plugins own their compiled
-code); ``meteorx._transfer`` moves segment results
-between processes (``meteorx/_transfer.pyx``); NLTK's greedy alignment,
+``meteorx._links_and_counts`` finds the candidate links of key stages, counts a
+segment's statistics and builds result records (``meteorx/_links_and_counts.pyx``);
+``meteorx_plugins.paraphrase._phrase_lookup`` does the paraphrase matcher's work
+(``plugins/paraphrase/_phrase_lookup.pyx``);
+``meteorx_plugins.meteor_norm._norm_tokenizer`` is Meteor 1.5's ``-norm`` tokeniser
+(``plugins/meteor_norm/_norm_tokenizer.pyx``; plugins own their compiled code);
+``meteorx._transfer`` moves segment results between processes
+(``meteorx/_transfer.pyx``); NLTK's greedy alignment,
 ``meteorx_plugins.nltk_compat._greedy``, is ``plugins/nltk_compat/greedy.py``, a plain
 Python module compiled as it is.
 They are optional on purpose: without Cython or without a C compiler the install still
@@ -23,9 +25,9 @@ from setuptools import Extension, setup
 
 MODULES = {
     "meteorx.align._fast": "meteorx/align/_fast",
-    "meteorx._fastpath": "meteorx/_fastpath",
-    "meteorx_plugins.paraphrase._native": "plugins/paraphrase/_native",
-    "meteorx_plugins.meteor_norm._native": "plugins/meteor_norm/_native",
+    "meteorx._links_and_counts": "meteorx/_links_and_counts",
+    "meteorx_plugins.paraphrase._phrase_lookup": "plugins/paraphrase/_phrase_lookup",
+    "meteorx_plugins.meteor_norm._norm_tokenizer": "plugins/meteor_norm/_norm_tokenizer",
     "meteorx._transfer": "meteorx/_transfer",
     # plain Python, compiled as it is (the .py file is the fallback)
     "meteorx_plugins.nltk_compat._greedy": "plugins/nltk_compat/greedy",

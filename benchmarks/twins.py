@@ -6,12 +6,13 @@ a row of its own (the ``twin`` column):
 
 * ``meteorx.align._fast``: the beam search and the optimal search (the candidate links
   of every xray segment);
-* ``meteorx._fastpath``: the building of result records (every result of a run);
+* ``meteorx._links_and_counts``: the building of result records (every result of a run);
 * ``meteorx._transfer``: results between processes (every result of a run, as a worker
   sends them: encoded, the reply pickled and unpickled, decoded);
-* ``meteorx_plugins.paraphrase._native``: the paraphrase matcher (every sentence and
-  pair the meteor-1.5-en scorer gives it on the xray data, English table);
-* ``meteorx_plugins.meteor_norm._native``: Meteor's ``-norm`` tokenizer (every xray line);
+* ``meteorx_plugins.paraphrase._phrase_lookup``: the paraphrase matcher (every sentence
+  and pair the meteor-1.5-en scorer gives it on the xray data, English table);
+* ``meteorx_plugins.meteor_norm._norm_tokenizer``: Meteor's ``-norm`` tokenizer (every
+  xray line);
 * ``meteorx_plugins.nltk_compat._greedy``: NLTK's greedy alignment (every xray pair,
   NLTK's preprocessing; its stemmer and WordNet memoised, as in a run), and NLTK's
   ``meteor_score`` drop-in around it.
@@ -224,7 +225,7 @@ def main() -> None:
     rows.append(
         _row(
             "Meteor -norm tokenizer (lines)",
-            "meteorx_plugins.meteor_norm._native",
+            "meteorx_plugins.meteor_norm._norm_tokenizer",
             len(lines),
             _pair(tokenizing, args.repeat),
         )
@@ -234,7 +235,7 @@ def main() -> None:
         results = list(Scorer("li", language="en").corpus(hyps, ref_lists).segments)
 
     def building() -> Any:
-        fast = engine.compiled("meteorx._fastpath")
+        fast = engine.compiled("meteorx._links_and_counts")
         build = fast.make_record if fast is not None else make_record
         values = [(r.score, r.breakdown, r.stats, r.alignment, (), (), 0) for r in results]
         return lambda: [build(SegmentResult, SEGMENT_FIELDS, v) for v in values]
@@ -242,7 +243,7 @@ def main() -> None:
     rows.append(
         _row(
             "make_record (result records)",
-            "meteorx._fastpath",
+            "meteorx._links_and_counts",
             len(results),
             _pair(building, args.repeat),
         )

@@ -13,7 +13,7 @@ the words, chunks within the matched words). Checked:
 
 * the configuration validates (:func:`meteorx.config.validate_config`) or raises a
   :class:`~meteorx.errors.ConfigError`; nothing else;
-* for a valid one, :func:`meteorx.scoring.compute` of the record and of the record
+* for a valid one, :func:`meteorx.scoring.breakdown_of` of the record and of the record
   summed with itself, and the same records as NumPy rows (the vectorised path that
   tuning and significance tests take) give a finite precision, recall, Fmean and score in
   [0, 1], the same floats on both paths, and no NumPy warning (but the harmonic form's
@@ -52,7 +52,7 @@ def _setup(engine: str) -> None:
     from meteorx.config import validate_config
     from meteorx.errors import ConfigError, MeteorxError
     from meteorx.metric import Scorer
-    from meteorx.scoring import Parameters, compute, formula
+    from meteorx.scoring import Parameters, breakdown_of, formula
     from meteorx.stats import Layout, Stats
 
     if engine == "python":  # fuzz/_engine.py set METEORX_ENGINE=python
@@ -64,7 +64,7 @@ def _setup(engine: str) -> None:
         MeteorxError=MeteorxError,
         Scorer=Scorer,
         Parameters=Parameters,
-        compute=compute,
+        breakdown_of=breakdown_of,
         formula=formula,
         Layout=Layout,
         Stats=Stats,
@@ -160,7 +160,7 @@ def check(data: bytes) -> None:
     record = _record(fdp, len(config.block_names))
     layout = _state["Layout"](len(config.block_names))
     for stats in (record, record + record):
-        one = _state["compute"](stats, params)
+        one = _state["breakdown_of"](stats, params)
         values = (one.precision, one.recall, one.fmean, one.fragmentation, one.penalty, one.score)
         _check_breakdown(values, "record")
         with warnings.catch_warnings():

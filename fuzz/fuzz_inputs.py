@@ -47,7 +47,7 @@ with atheris.instrument_imports():
     from meteorx.errors import MeteorxError
     from meteorx.metric import Scorer
     from meteorx.parallel import score_pairs
-    from meteorx.scoring import compute
+    from meteorx.scoring import breakdown_of
     from meteorx.stats import sum_stats
 
 CONFIGS: list[tuple[Any, dict[str, Any]]] = [
@@ -139,7 +139,7 @@ def check_stats_round_trip(report: formats.Report) -> None:
     assert back.docs == (report.docs if report.docs and any(report.docs) else None)
     for (_, records), system in zip(back.systems, report.systems, strict=True):
         assert [r.to_list() for r in records] == [s.stats.to_list() for s in system.segments]
-        assert compute(sum_stats(records), back.params).score == system.system.score
+        assert breakdown_of(sum_stats(records), back.params).score == system.system.score
 
 
 def test_one_input(data: bytes) -> None:

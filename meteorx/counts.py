@@ -1,6 +1,6 @@
 """A segment's counts: an alignment and its two sentences -> a :class:`Stats` record.
 
-This is the pure-Python definition; ``meteorx._fastpath.alignment_stats`` is its
+This is the pure-Python definition; ``meteorx._links_and_counts.alignment_stats`` is its
 compiled twin for the common case (a word each, no soft credit), and
 ``tests/test_engines.py`` holds the two to the same numbers. Characters (``units:
 characters``) and soft credit are counted here only: a compiled copy would not pay.

@@ -36,7 +36,7 @@ CHOICES = ("auto", "c", "python")
 #: theirs through :func:`compiled` (with a ``purpose``).
 MODULES: dict[str, str] = {
     "meteorx.align._fast": "the Meteor 1.5 beam search and the optimal search",
-    "meteorx._fastpath": "key-stage links, per-segment statistics, result records",
+    "meteorx._links_and_counts": "key-stage links, per-segment statistics, result records",
     "meteorx._transfer": "segment results between worker processes (--jobs)",
 }
 

@@ -31,8 +31,8 @@ def span_problem(span: object, hyp_len: int, ref_len: int) -> str | None:
     A span is a tuple (or list) of four ints, not bools, ``(hyp_start, hyp_len,
     ref_start, ref_len)``: both lengths at least 1, both ranges inside their sentence.
     Spans end up indexing C arrays, so the scorer checks every span a matcher yields
-    against this rule (the compiled pass, ``meteorx._fastpath.key_candidates``, applies
-    the same rule in C).
+    against this rule (the compiled pass, ``meteorx._links_and_counts.key_candidates``,
+    applies the same rule in C).
     """
     if not isinstance(span, (tuple, list)) or len(span) != 4:
         return "is not a 4-tuple (hyp_start, hyp_len, ref_start, ref_len)"
@@ -133,8 +133,8 @@ class KeyMatcher(Matcher[OptionsT]):
     they are different words: identical words are the exact stage's job). Declaring a
     matcher this way, instead of writing ``candidates``, lets the scorer compute each
     word's keys once per run and find the links of every key stage of a segment in one
-    compiled pass (``meteorx._fastpath``); :meth:`prepare` and :meth:`candidates` below
-    are the plain-Python definition that pass must reproduce.
+    compiled pass (``meteorx._links_and_counts``); :meth:`prepare` and
+    :meth:`candidates` below are the plain-Python definition that pass must reproduce.
     """
 
     #: Whether a word may link to an identical word in this stage.

@@ -39,7 +39,7 @@ from meteorx.inputs import TextOrTokens, checked_references, paired
 from meteorx.pipeline import Pipeline
 from meteorx.registry import Registry
 from meteorx.results import SEGMENT_FIELDS, CorpusResult, SegmentResult
-from meteorx.scoring import Breakdown, compute, system_breakdown
+from meteorx.scoring import Breakdown, breakdown_of, system_breakdown
 from meteorx.signature import signature as make_signature
 from meteorx.stats import Stats, sum_stats
 
@@ -93,7 +93,7 @@ class Meteor(Pipeline):
         :class:`~meteorx.errors.InputError` for a record that could not have been counted."""
         from meteorx.formats.stats_file import checked_record
 
-        return compute(checked_record(stats, self.config.block_names), self.params)
+        return breakdown_of(checked_record(stats, self.config.block_names), self.params)
 
     rescore = score
 

@@ -29,7 +29,7 @@ from meteorx.normalize import build_normalizer, unicode_form
 from meteorx.pipeline_faults import PluginFaults
 from meteorx.registry import Registry, get_registry
 from meteorx.results import SEGMENT_FIELDS, SegmentResult
-from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown, compute, formula
+from meteorx.scoring import BREAKDOWN_FIELDS, Breakdown, breakdown_of, formula
 from meteorx.stats import Stats
 from meteorx.types import Alignment, Match, record_maker
 from meteorx.word_ids import KeyStageError, WordIds
@@ -83,21 +83,21 @@ class Pipeline(PluginFaults):
             self.registry, cfg.function_words, self.language
         )
         # The compiled key-stage pass and statistics, when the engine seam runs C.
-        self._fastpath = _fastpath = compiled("meteorx._fastpath")
+        self._links_and_counts = _links_and_counts = compiled("meteorx._links_and_counts")
         self._record = record_maker()  # results and breakdowns, built per segment
         self._counting = Counting.of(cfg, self.function_words)
         # Statistics in C (meteorx.counts.segment_stats's twin) for a word each and no
         # soft credit; characters and soft credit are counted in Python only.
         self._alignment_stats = (
-            _fastpath.alignment_stats
-            if _fastpath is not None and self._counting.words_only
+            _links_and_counts.alignment_stats
+            if _links_and_counts is not None and self._counting.words_only
             else None
         )
         self._ref_tokens: dict[str, tuple[str, ...]] = {}
         # Key stages (KeyMatcher) run in one compiled pass over word ids; see _word_ids.
         self._plans: list[tuple[bool, int] | None] | None = None
         if (
-            _fastpath is not None
+            _links_and_counts is not None
             and self._align_prepared is None
             and any(isinstance(m, KeyMatcher) for m in self.matchers)
         ):
@@ -166,7 +166,7 @@ class Pipeline(PluginFaults):
     def _reset_words(self) -> WordIds:
         """Forget this thread's word ids (and its reference cache, which holds some)."""
         run = self._local.run = WordIds(
-            self._fastpath, self.matchers, self._plans, self.function_words
+            self._links_and_counts, self.matchers, self._plans, self.function_words
         )
         return run
 
@@ -285,7 +285,7 @@ class Pipeline(PluginFaults):
             )
         else:
             stats = segment_stats(self._counting, hyp, ref, alignment)
-        return stats, compute(stats, self.params), alignment
+        return stats, breakdown_of(stats, self.params), alignment
 
     def _align(
         self,
@@ -316,8 +316,8 @@ class Pipeline(PluginFaults):
         """:meth:`_pair` with the key stages' links and the counts done by the compiled
         pass over word ids (same results as :meth:`_align` and :meth:`_stats`)."""
         plans = self._plans
-        _fastpath = self._fastpath
-        assert plans is not None and _fastpath is not None
+        _links_and_counts = self._links_and_counts
+        assert plans is not None and _links_and_counts is not None
         explicit = self._no_spans or [
             None if plans[s] else self._spans(s, hyp_prepared[s], ref_prepared[s])
             for s in range(n_stages)
@@ -328,10 +328,10 @@ class Pipeline(PluginFaults):
         hyp_len = len(hyp_ids)
         ref_len = len(ref_ids)
         try:  # checks every explicit span (see meteorx.matchers.span_problem)
-            candidates = _fastpath.key_candidates(
+            candidates = _links_and_counts.key_candidates(
                 Match, plans, run.tables, hyp_ids, ref_ids, explicit, n_stages
             )
-        except _fastpath.BadSpan as error:
+        except _links_and_counts.BadSpan as error:
             stage, span = error.args
             raise self._bad_span(stage, span, hyp_len, ref_len) from None
         alignment = self.aligner.align(

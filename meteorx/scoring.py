@@ -183,7 +183,7 @@ def formula(counts: Stats, params: Parameters) -> tuple[Value, ...]:
     return precision, recall, mean, frag, pen, final_score(mean, pen)
 
 
-def compute(stats: Stats, params: Parameters) -> Breakdown:
+def breakdown_of(stats: Stats, params: Parameters) -> Breakdown:
     """Precision, recall, Fmean, fragmentation, penalty and score of a record."""
     return Breakdown(*formula(stats, params))
 
@@ -213,4 +213,4 @@ def system_breakdown(
     document's) summed statistics ``total``, under the ``system_score`` rule
     (:func:`system_score`). Every path that reports a system score -- a whole corpus,
     streaming, ``--jobs``, Spark, reports, ``meteorx.compute`` -- ends here."""
-    return system_score(rule, compute(total, params), segments)
+    return system_score(rule, breakdown_of(total, params), segments)

@@ -1,8 +1,9 @@
 """Confidence intervals and paired significance tests, by resampling stored statistics.
 
-Every test works on the summable :class:`~meteorx.stats.Stats` rows of the segments:
-a resampled corpus is a sum of rows, scored with the same formula as the real corpus
-(:func:`meteorx.scoring.compute`, here in a vectorised form). No segment is re-aligned.
+Every test works on the summable :class:`~meteorx.stats.Stats` rows of the segments: a
+resampled corpus is a sum of rows, scored with the same formula as the real corpus
+(:func:`meteorx.scoring.breakdown_of`, here in a vectorised form). No segment is
+re-aligned.
 
 Definitions follow sacreBLEU 2.x (``sacrebleu/significance.py``), which follows Koehn
 (2004) for the paired bootstrap and MultEval (Clark et al., 2011) for approximate
@@ -70,7 +71,7 @@ def stats_matrix(records: Sequence[Stats], n_stages: int) -> FloatArray:
 
 def scores_of_rows(rows: FloatArray, params: Parameters) -> FloatArray:
     """The METEOR score of every statistics row (the last axis holds the row): the
-    formula of :func:`meteorx.scoring.compute`, applied to arrays."""
+    formula of :func:`meteorx.scoring.breakdown_of`, applied to arrays."""
     rows = np.asarray(rows, dtype=np.float64)
     counts = Layout.of_width(rows.shape[-1]).view(rows)
     return np.asarray(formula(counts, params)[-1], dtype=np.float64)

@@ -90,7 +90,7 @@ def record_maker() -> RecordMaker:
     """:func:`make_record`, or its compiled twin (about 3x faster: a record less to
     build in Python per segment) when the engine seam runs compiled code; asked by the
     objects that build results per segment, when they are built."""
-    fast = compiled("meteorx._fastpath")
+    fast = compiled("meteorx._links_and_counts")
     maker: RecordMaker = fast.make_record if fast is not None else make_record
     return maker
 

@@ -1,9 +1,9 @@
 """One thread's word ids and key tables: what the compiled key-stage pass reads.
 
 The key stages (:class:`~meteorx.matchers.KeyMatcher`) of a segment are linked in one
-compiled pass over word ids (``meteorx._fastpath.key_candidates``). Each word gets an
-id once, and each key stage records that word's key ids in its table. Threads sharing
-a pipeline each keep their own (:meth:`meteorx.pipeline.Pipeline._run`).
+compiled pass over word ids (``meteorx._links_and_counts.key_candidates``). Each word
+gets an id once, and each key stage records that word's key ids in its table. Threads
+sharing a pipeline each keep their own (:meth:`meteorx.pipeline.Pipeline._run`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class WordIds:
 
     def __init__(
         self,
-        fastpath: ModuleType | None,
+        links_and_counts: ModuleType | None,
         matchers: list[Matcher],
         plans: list[Any] | None,
         function_words: frozenset[str],
@@ -44,7 +44,8 @@ class WordIds:
         self.function_word = bytearray()  # by word id: 1 for a function word
         #: by stage: its KeyTable (word id -> key ids), or None
         self.tables: list[Any] = [
-            fastpath.KeyTable() if plan and fastpath is not None else None for plan in plans
+            links_and_counts.KeyTable() if plan and links_and_counts is not None else None
+            for plan in plans
         ]
         #: (stage, table, matcher, key -> key id) of each key stage
         self.key_stages: list[tuple[int, Any, KeyMatcher, dict[Any, int]]] = [

@@ -183,4 +183,4 @@ def test_a_shared_scorer_runs_the_engine_it_was_asked_for() -> None:
         python_scorer = build_scorer("li", language="en", shared=True)
         assert build_scorer("li", language="en", shared=True) is python_scorer
     assert python_scorer is not compiled_scorer
-    assert python_scorer._fastpath is None
+    assert python_scorer._links_and_counts is None

@@ -51,7 +51,7 @@ def run_cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     """Run the test on the compiled path and on the pure-Python one."""
-    built = find_spec("meteorx._fastpath") and find_spec("meteorx.align._fast")
+    built = find_spec("meteorx._links_and_counts") and find_spec("meteorx.align._fast")
     if request.param == "compiled" and not built:
         pytest.skip("C extensions not built")
     with engine_seam.use("c" if request.param == "compiled" else "python"):

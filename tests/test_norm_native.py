@@ -1,6 +1,6 @@
-"""The ``-norm`` tokeniser's C twin (``meteorx_plugins.meteor_norm._native``) against its
-plain Python definition (the tokenizer built on the Python engine): the same token lists,
-line by line.
+"""The ``-norm`` tokeniser's C twin (``meteorx_plugins.meteor_norm._norm_tokenizer``)
+against its plain Python definition (the tokenizer built on the Python engine): the same
+token lists, line by line.
 
 Compared on every xray line and on the WMT21 and Portuguese data lines (each skips,
 saying why, without the shared data), for every normalisable language and both

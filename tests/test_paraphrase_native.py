@@ -1,5 +1,5 @@
-"""The paraphrase matcher's C twin (``meteorx_plugins.paraphrase._native``) against its
-plain Python definition (the matcher built on the Python engine, which runs
+"""The paraphrase matcher's C twin (``meteorx_plugins.paraphrase._phrase_lookup``)
+against its plain Python definition (the matcher built on the Python engine, which runs
 ``ParaphraseMatcher.python_prepare`` / ``python_candidates``): the same candidate lists,
 element for element and in order (the scorer's beam search breaks ties by candidate
 order).

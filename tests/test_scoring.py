@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import meteorx
 from meteorx.metric import Scorer
-from meteorx.scoring import Parameters, compute, system_score
+from meteorx.scoring import Parameters, breakdown_of, system_score
 from meteorx.stats import Layout, Stats, sum_stats
 
 
@@ -63,7 +63,7 @@ def test_corpus_sums_statistics_not_scores(li_en: Scorer) -> None:
     result = li_en.corpus(hyps, refs)
     total = sum_stats(s.stats for s in result.segments)
     assert result.stats == total
-    assert result.score == compute(total, li_en.params).score
+    assert result.score == breakdown_of(total, li_en.params).score
     mean = sum(s.score for s in result.segments) / 2
     assert not math.isclose(result.score, mean)
 
@@ -98,7 +98,7 @@ def test_layout_names_every_column_once() -> None:
 
 
 def test_system_score_rule() -> None:
-    total = compute(
+    total = breakdown_of(
         Stats(2, 2, 0, 0, (1.0,), (1.0,), (0.0,), (0.0,), 1, 1, 1),
         Parameters(0.9, 3.0, 0.5, 0.5, (1.0,)),
     )
@@ -111,13 +111,13 @@ def test_system_score_rule() -> None:
 
 def test_nan_scores_zero() -> None:
     params = Parameters(0.9, 3.0, 0.5, 0.5, (1.0,), True)
-    assert compute(Stats(), params).score == 0.0
+    assert breakdown_of(Stats(), params).score == 0.0
 
 
 def test_fmean_alpha_point_nine_is_the_2005_harmonic_mean() -> None:
     params = Parameters(0.9, 3.0, 0.5, 0.5, (1.0,), False)
     stats = Stats(6, 9, 0, 0, (5.0,), (5.0,), (0.0,), (0.0,), 2, 5, 5)
-    b = compute(stats, params)
+    b = breakdown_of(stats, params)
     p, r = 5 / 6, 5 / 9
     assert b.fmean == pytest.approx(10 * p * r / (r + 9 * p))
     assert b.penalty == pytest.approx(0.5 * (2 / 5) ** 3)

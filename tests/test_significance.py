@@ -21,7 +21,7 @@ import pytest
 from meteorx import significance as sig
 from meteorx.cli.main import main
 from meteorx.metric import Scorer
-from meteorx.scoring import Parameters, compute, formula
+from meteorx.scoring import Parameters, breakdown_of, formula
 from meteorx.stats import Layout, Stats, sum_stats
 
 REPO = Path(__file__).resolve().parents[1]
@@ -86,15 +86,15 @@ def test_vectorised_scores_equal_compute() -> None:
     for params in (PARAMS, Parameters(0.9, 3.0, 0.5, 0.5, (1.0, 1.0), False)):
         rows = sig.stats_matrix(records, 2)
         got = sig.scores_of_rows(rows, params)
-        want = [compute(r, params).score for r in records]
+        want = [breakdown_of(r, params).score for r in records]
         # One formula; only NumPy's vectorised x**y may differ from libm's pow in the
         # last bits (precision, recall and Fmean are the same floats).
         assert np.allclose(got, want, atol=1e-12, rtol=0)
         steps = formula(Layout(2).view(rows), params)
         for k, name in enumerate(("precision", "recall", "fmean")):
-            assert steps[k].tolist() == [getattr(compute(r, params), name) for r in records]
+            assert steps[k].tolist() == [getattr(breakdown_of(r, params), name) for r in records]
         assert sig.corpus_score(rows, params) == pytest.approx(
-            compute(sum_stats(records), params).score, abs=1e-12
+            breakdown_of(sum_stats(records), params).score, abs=1e-12
         )
 
 
@@ -289,7 +289,7 @@ def test_point_estimate_matches_scorer(tmp_path: Path) -> None:
 
 def test_mean_rule_resamples_the_mean_of_segment_scores(systems: Any) -> None:
     a, b = systems
-    scores_a = [compute(Layout(2).record(list(row)), PARAMS).score for row in a]
+    scores_a = [breakdown_of(Layout(2).record(list(row)), PARAMS).score for row in a]
     mean_a = float(np.mean(scores_a))
     one = sig.bootstrap_ci(a, PARAMS, 400, seed=3, rule="mean")
     assert one.score == pytest.approx(mean_a, abs=1e-12)

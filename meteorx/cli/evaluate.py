@@ -13,7 +13,7 @@ from meteorx import scoring
 from meteorx.errors import InputError
 from meteorx.formats import Report, Scored, ScoredSystem, TestSet, document_scores
 from meteorx.metric import Scorer, SegmentResult
-from meteorx.scoring import Parameters, compute
+from meteorx.scoring import Parameters, breakdown_of
 from meteorx.stats import Stats, sum_stats
 
 
@@ -66,7 +66,7 @@ def build_report(
         if results is not None:
             segments = [Scored(r.breakdown, r.stats) for r in results[k]]
         else:
-            segments = [Scored(compute(r, params), r) for r in records]
+            segments = [Scored(breakdown_of(r, params), r) for r in records]
         total = sum_stats(records)
         scores = [seg.score for seg in segments]
         breakdown = scoring.system_breakdown(total, params, system_score, scores)

@@ -137,8 +137,10 @@ def cmd_info(args: argparse.Namespace) -> int:
     registry.load_all()  # imports every plugin: they declare their compiled modules
     print(f"meteorx {__version__} (Python {platform.python_version()}, {sys.executable})")
     print(engine.describe())
-    for name, purpose, state in engine.report():
-        print(f"    {name:38s} {state:16s} {purpose}")
+    modules = engine.report()
+    width = max((len(name) for name, _, _ in modules), default=0)
+    for name, purpose, state in modules:
+        print(f"    {name:{width}s} {state:16s} {purpose}")
     failed = f", {len(registry.failed)} failed" if registry.failed else ""
     print(f"plugins: {len(registry.plugins)} loaded{failed} (meteorx plugins lists them)")
     folder = cache_dir()

@@ -25,8 +25,8 @@ the plugin registry like every aligner: its ``nltk`` aligner aligns the tokens (
 NLTK's Porter stemmer, ported, and WordNet read straight from its files by the
 ``wordnet`` plugin, memoised per word: a custom ``stemmer`` or ``wordnet`` must be
 deterministic, as NLTK's are), and the score is meteorx's one formula,
-:func:`meteorx.scoring.compute` with ``fmean_form="nltk"``, which gives NLTK's floats
-to the bit. α and γ must lie in [0, 1] and β ≥ 0 (finite), METEOR's ranges (NLTK
+:func:`meteorx.scoring.breakdown_of` with ``fmean_form="nltk"``, which gives NLTK's
+floats to the bit. α and γ must lie in [0, 1] and β ≥ 0 (finite), METEOR's ranges (NLTK
 would return negative scores outside them); other values raise :class:`ValueError`.
 Errors about the input are meteorx's too: :class:`NltkValueError` and
 :class:`NltkTypeError` are both :class:`~meteorx.errors.InputError` and the
@@ -54,7 +54,7 @@ from typing import Any, Protocol, runtime_checkable
 from meteorx import engine
 from meteorx.error_text import quote
 from meteorx.errors import InputError, PluginError
-from meteorx.scoring import Parameters, compute
+from meteorx.scoring import Parameters, breakdown_of
 from meteorx.stats import Stats
 
 __all__ = [
@@ -152,7 +152,7 @@ def _score(matches: int, chunks: int, hyp_len: int, ref_len: int, params: Parame
         hyp_matched_words=matches,
         ref_matched_words=matches,
     )
-    return compute(stats, params).score
+    return breakdown_of(stats, params).score
 
 
 def _tokens(value: Iterable[str], role: str, preprocess: Callable[[str], str]) -> list[str]:

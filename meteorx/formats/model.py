@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from meteorx.errors import InputError
-from meteorx.scoring import Breakdown, Parameters, compute
+from meteorx.scoring import Breakdown, Parameters, breakdown_of
 from meteorx.stats import HEAD_COLUMNS, STAGE_COLUMNS, TAIL_COLUMNS, Layout, Stats, sum_stats
 
 #: The first line of a statistics file (``meteorx score --stats-out``).
@@ -107,7 +107,7 @@ def document_scores(
     out = []
     for doc, records in grouped.items():
         total = sum_stats(records)
-        out.append((doc, Scored(compute(total, params), total)))
+        out.append((doc, Scored(breakdown_of(total, params), total)))
     return out
 
 

@@ -34,7 +34,7 @@ class Totals:
 
     def report(self, scorer: Any, signature: str) -> Any:
         from meteorx.formats import Report, Scored, ScoredSystem
-        from meteorx.scoring import compute
+        from meteorx.scoring import breakdown_of
 
         params = scorer.params
         systems = []
@@ -45,7 +45,7 @@ class Totals:
 
             breakdown = scorer.system(total, sums)
             documents = [
-                (doc, Scored(compute(stats, params), stats))
+                (doc, Scored(breakdown_of(stats, params), stats))
                 for doc, stats in self.documents.get(name, [])
             ]
             systems.append(

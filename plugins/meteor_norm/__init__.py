@@ -7,12 +7,12 @@ other languages these tokenizers raise a :class:`~meteorx.errors.LanguageError` 
 the scorer is built (use ``lower``, or a language plugin's tokenizer, instead).
 
 The plugin's modules: ``tokenizer`` is the definition in plain Python (``tokens``,
-standard library only); ``_native`` (built from ``_native.pyx``) is its compiled twin,
-reached only through :func:`meteorx.engine.compiled` when a tokenizer is built;
-``languages`` holds the languages the jar normalises and their rules (apostrophes,
-non-breaking prefixes), the arguments of ``tokens``. This module imports meteorx's
-plugin interface (hooks, errors, languages, the engine seam) and, when a tokenizer is
-built, ``languages`` and ``tokenizer``.
+standard library only); ``_norm_tokenizer`` (built from ``_norm_tokenizer.pyx``) is its
+compiled twin, reached only through :func:`meteorx.engine.compiled` when a tokenizer is
+built; ``languages`` holds the languages the jar normalises and their rules
+(apostrophes, non-breaking prefixes), the arguments of ``tokens``. This module imports
+meteorx's plugin interface (hooks, errors, languages, the engine seam) and, when a
+tokenizer is built, ``languages`` and ``tokenizer``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from meteorx.registry import TokenizerFactory
 __all__ = ["norm_tokenizer"]
 
 #: The compiled twin of :func:`tokenizer.tokens`, and what it does for ``meteorx info``.
-NATIVE = "meteorx_plugins.meteor_norm._native"
+NATIVE = "meteorx_plugins.meteor_norm._norm_tokenizer"
 PURPOSE = "Meteor's -norm tokenizer"
 declare(NATIVE, PURPOSE)  # listed by meteorx info before it is first used
 

@@ -13,7 +13,7 @@ whitespace only, digits are ``[0-9]`` and "lower case" is ``[a-z]``; the "letter
 the fixed ranges the jar uses (Latin-1, Latin Extended-A, Cyrillic, phonetic
 extensions), so e.g. Greek or CJK characters count as punctuation.
 
-This module is the definition that the compiled twin ``_native.pyx`` mirrors: its
+This module is the definition that the compiled twin ``_norm_tokenizer.pyx`` mirrors: its
 :func:`tokens` is the one the twin repeats, under the same name and with the same
 arguments, as scans over code points (5-6x faster; tests check the two agree), and
 its character classes and rule tables are the ones the twin encodes.

@@ -21,8 +21,8 @@ The plugin owns everything about paraphrase tables, one concern per module:
     opening the compiled form (milliseconds) and the table model the matcher reads;
 ``matcher``
     the matcher, in plain Python (the definition);
-``_native``
-    its compiled twin (``_native.pyx``), reached only through
+``_phrase_lookup``
+    its compiled twin (``_phrase_lookup.pyx``), reached only through
     :func:`meteorx.engine.compiled`.
 
 The signature names the table by its SHA-256. This module imports ``matcher`` and

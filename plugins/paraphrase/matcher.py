@@ -17,14 +17,14 @@ earlier stage already links the same words, and the table's probabilities are ig
 and, within one, in the jar's order (all of step 1, then step 2), which its beam
 search's tie-breaking depends on.
 
-How: the work is done by the compiled twin ``_native`` (``_native.pyx``) when the engine
-in use runs compiled code (one state per loaded table, shared by the scorers of the
-process): a sentence's phrases are found by the trie walk over the compiled table's
-sorted keys (binary search over a word's run of keys; each step (key, next word) is
-remembered), a phrase's paraphrases are decoded once from the loaded table into the
-hashes of their first two words, and a paraphrase is found in the other sentence by
-those hashes, then checked byte by byte against the tokens (no Python objects per word
-or paraphrase).
+How: the work is done by the compiled twin ``_phrase_lookup`` (``_phrase_lookup.pyx``)
+when the engine in use runs compiled code (one state per loaded table, shared by the
+scorers of the process): a sentence's phrases are found by the trie walk over the
+compiled table's sorted keys (binary search over a word's run of keys; each step (key,
+next word) is remembered), a phrase's paraphrases are decoded once from the loaded table
+into the hashes of their first two words, and a paraphrase is found in the other
+sentence by those hashes, then checked byte by byte against the tokens (no Python
+objects per word or paraphrase).
 
 The plain Python below (:meth:`ParaphraseMatcher.python_prepare`,
 :meth:`ParaphraseMatcher.python_candidates`) defines the results and runs on the Python
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["NATIVE", "ParaphraseMatcher", "ParaphraseOptions"]
 
 #: The compiled twin of the matcher's per-segment work, and what it does (``meteorx info``).
-NATIVE = "meteorx_plugins.paraphrase._native"
+NATIVE = "meteorx_plugins.paraphrase._phrase_lookup"
 PURPOSE = "the paraphrase matcher"
 declare(NATIVE, PURPOSE)  # listed by meteorx info before it is first used
 

@@ -229,12 +229,12 @@ class ParaphraseTable:
 
     def native(self, module: ModuleType) -> Any:
         """The compiled matcher's state for this table (``module.NativeTable``, where
-        ``module`` is the plugin's ``_native`` as :func:`meteorx.engine.compiled` gives
-        it), made once and shared by every scorer of the process; None when it cannot
-        take this table's layout.
+        ``module`` is the plugin's ``_phrase_lookup`` as :func:`meteorx.engine.compiled`
+        gives it), made once and shared by every scorer of the process; None when it
+        cannot take this table's layout.
 
         It interns words, keeps decoded paraphrase groups (bounded) and does the
-        paraphrase matcher's per-segment work; see ``_native.pyx``.
+        paraphrase matcher's per-segment work; see ``_phrase_lookup.pyx``.
         """
         if not self._native_tried:
             with _LOCK:

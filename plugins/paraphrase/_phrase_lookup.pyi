@@ -1,4 +1,4 @@
-"""Type stub of the optional C extension built from ``_native.pyx``."""
+"""Type stub of the optional C extension built from ``_phrase_lookup.pyx``."""
 
 from collections.abc import Sequence
 from typing import Any

@@ -1,4 +1,4 @@
-"""Type stub of the optional C extension built from ``_fastpath.pyx``."""
+"""Type stub of the optional C extension built from ``_links_and_counts.pyx``."""
 
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, TypeVar

@@ -1,8 +1,8 @@
 """The compiled key-stage pass gives exactly what the plain-Python path gives.
 
 ``KeyMatcher.prepare/candidates`` define a key stage; the built-in matchers override
-them with faster equivalents; ``meteorx._fastpath`` finds the same links over word ids
-and counts the statistics. Every layer is compared with the one it replaces.
+them with faster equivalents; ``meteorx._links_and_counts`` finds the same links over
+word ids and counts the statistics. Every layer is compared with the one it replaces.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from meteorx.matchers import KeyMatcher
 from meteorx.metric import Scorer
 from meteorx.types import Match
 
-fastpath = pytest.importorskip("meteorx._fastpath", reason="C extension not built")
+links_and_counts = pytest.importorskip("meteorx._links_and_counts", reason="C extension not built")
 
 ENGLISH = resolve_language("en")
 WORDS = st.sampled_from(["a", "b", "c", "ab", "abc", "ba", "cab", "A", "B", "the", "of"])
@@ -68,16 +68,16 @@ class Limited(SetKeys):
 
 
 def c_candidates(matcher: KeyMatcher, hyp: list[str], ref: list[str]) -> list[Match]:
-    """``meteorx._fastpath.key_candidates`` for one matcher, words interned here."""
+    """``_links_and_counts.key_candidates`` for one matcher, words interned here."""
     words: dict[str, int] = {}
     key_ids: dict[Hashable, int] = {}
-    table = fastpath.KeyTable()
+    table = links_and_counts.KeyTable()
     for word in [*hyp, *ref]:
         if word not in words:
             words[word] = len(words)
             table.add(sorted({key_ids.setdefault(k, len(key_ids)) for k in matcher.keys(word)}))
     plan = (matcher.link_identical, matcher.max_links)
-    return fastpath.key_candidates(
+    return links_and_counts.key_candidates(
         Match, [plan], [table], [words[w] for w in hyp], [words[w] for w in ref], [None], 1
     )
 
@@ -161,7 +161,7 @@ def test_compiled_formula_equals_compute(
     perfect: bool,
 ) -> None:
     """The C statistics (``alignment_stats``) are ``meteorx.counts.segment_stats``'s numbers for any
-    parameters (both then go through ``meteorx.scoring.compute``)."""
+    parameters (both then go through ``meteorx.scoring.breakdown_of``)."""
     config = {
         "extends": "li",
         "language": "en",
@@ -289,7 +289,7 @@ def test_compiled_records_name_every_field() -> None:
     dataclass's (``_make_record`` leaves a missing field unset)."""
     from meteorx.stats import STATS_FIELDS
 
-    assert fastpath._STATS_FIELDS == STATS_FIELDS
+    assert links_and_counts._STATS_FIELDS == STATS_FIELDS
 
 
 def test_key_table_reused_across_calls_and_growing_keys() -> None:
@@ -298,7 +298,7 @@ def test_key_table_reused_across_calls_and_growing_keys() -> None:
     matcher = SetKeys(SetKeys.Options(), ENGLISH)
     words: dict[str, int] = {}
     key_ids: dict[Hashable, int] = {}
-    table = fastpath.KeyTable()
+    table = links_and_counts.KeyTable()
     sentences = [["ab", "cab"], ["xyz", "zy"], ["ab", "q"], ["pq", "cab", "ba"], ["zz"]]
     for hyp, ref in zip(sentences, sentences[1:] + sentences[:1], strict=True):
         for word in [*hyp, *ref]:
@@ -306,7 +306,7 @@ def test_key_table_reused_across_calls_and_growing_keys() -> None:
                 words[word] = len(words)
                 keys = {key_ids.setdefault(k, len(key_ids)) for k in matcher.keys(word)}
                 table.add(sorted(keys))
-        compiled = fastpath.key_candidates(
+        compiled = links_and_counts.key_candidates(
             Match, [(False, 0)], [table], [words[w] for w in hyp], [words[w] for w in ref],
             [None], 1,
         )  # fmt: skip
@@ -321,7 +321,7 @@ def test_key_table_reused_across_calls_and_growing_keys() -> None:
 
 
 def test_key_table_rejects_negative_key_ids() -> None:
-    table = fastpath.KeyTable()
+    table = links_and_counts.KeyTable()
     with pytest.raises(ValueError, match="key ids"):
         table.add([-1])
     with pytest.raises(ValueError, match="key ids"):
@@ -333,22 +333,22 @@ def test_count_stats_reads_matches_of_any_tuple_kind() -> None:
     error, not a read past the end."""
     ids = [0, 1, 0]
     flags = bytearray(b"\x00\x01")
-    expected = fastpath.count_stats([Match(0, 1, 0, 1, 0)], 1, ids, ids, flags)
-    assert fastpath.count_stats([(0, 1, 0, 1, 0)], 1, ids, ids, flags) == expected
-    assert fastpath.count_stats([[0, 1, 0, 1, 0]], 1, ids, ids, flags) == expected
+    expected = links_and_counts.count_stats([Match(0, 1, 0, 1, 0)], 1, ids, ids, flags)
+    assert links_and_counts.count_stats([(0, 1, 0, 1, 0)], 1, ids, ids, flags) == expected
+    assert links_and_counts.count_stats([[0, 1, 0, 1, 0]], 1, ids, ids, flags) == expected
     with pytest.raises(ValueError, match="5 fields"):
-        fastpath.count_stats([(0, 1, 0, 1)], 1, ids, ids, flags)
+        links_and_counts.count_stats([(0, 1, 0, 1)], 1, ids, ids, flags)
 
 
 @given(st.lists(st.lists(st.sampled_from(["x", "y", "z", 1, 2, (3, 4)]), max_size=6), max_size=8))
 def test_add_keysets_equals_adding_sorted_key_ids(keysets: list[list[Hashable]]) -> None:
     """The batch form maps keys to ids in the same order (new keys get the next id) and
     stores each word's ids sorted and distinct, as the one-word form is given them."""
-    one_by_one = fastpath.KeyTable()
+    one_by_one = links_and_counts.KeyTable()
     ids_one: dict[Hashable, int] = {"seen": 0}
     for keys in keysets:
         one_by_one.add(sorted({ids_one.setdefault(k, len(ids_one)) for k in keys}))
-    batch = fastpath.KeyTable()
+    batch = links_and_counts.KeyTable()
     ids_batch: dict[Hashable, int] = {"seen": 0}
     batch.add_keysets([iter(keys) for keys in keysets], ids_batch)
     assert ids_batch == ids_one

@@ -40,6 +40,10 @@ class Described(Protocol):
     def function_words_id(self) -> str: ...
 
 
+#: The field naming ``system_score: mean`` (the default, ``statistics``, is not written).
+_MEAN_RULE = "sys:mean"
+
+
 def _num(x: float) -> str:
     return f"{x:g}"
 
@@ -100,13 +104,19 @@ def signature(scorer: Described, refs: int | None = None, resampling: Sequence[s
     if cfg.units != "words":
         fields.append("units:ch")
     if cfg.system_score == "mean":
-        fields.append("sys:mean")
+        fields.append(_MEAN_RULE)
     fields.extend(_plugins_field(scorer))
     if refs is not None:
         fields.append(f"refs:{refs}")
     fields.extend(resampling)
     fields.append(f"version:{__version__}")
     return "|".join(fields)
+
+
+def system_score_rule(signature_text: str) -> str:
+    """The ``system_score`` rule a signature names (``sys:mean``, else ``statistics``):
+    what statistics files, which keep only the signature, were scored under."""
+    return "mean" if f"|{_MEAN_RULE}|" in signature_text else "statistics"
 
 
 def with_resampling(signature_text: str, resampling: Sequence[str]) -> str:

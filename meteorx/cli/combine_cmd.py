@@ -126,8 +126,7 @@ def run(args: argparse.Namespace) -> int:
         seg_ids[names[0]],
         all_docs if any(all_docs) else None,
         first.setid,
-        # the rule the files were scored under, which their signature names (sys:mean)
-        system_score="mean" if "|sys:mean|" in first.signature else "statistics",
+        system_score=first.system_score,
     )
     add_significance(report, args)
     write_report(report, args)

@@ -11,7 +11,8 @@ from typing import Any
 from meteorx.cli.arguments import add_config_args, add_plugin_arg
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
+    """Register ``config``, ``presets``, ``plugins`` and ``languages``."""
     config = sub.add_parser(
         "config",
         help="print the resolved configuration as YAML",

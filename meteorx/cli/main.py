@@ -66,8 +66,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     wanted = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
     for name in wanted:
         module = importlib.import_module(f"meteorx.cli.{name}")
-        register = getattr(module, "add_parsers", None) or module.add_parser  # (info_cmd: 4)
-        register(sub)
+        module.add_parser(sub)
     return parser
 
 

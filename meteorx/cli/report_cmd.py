@@ -63,10 +63,9 @@ def run(args: argparse.Namespace) -> int:
     stage_names = list(scorer.config.block_names)
     names = _display_names([name for name, _ in testset.systems])
     rows = [sig.stats_matrix([r.stats for r in system], len(stage_names)) for system in results]
+    rule = scorer.config.system_score  # (the mean of segment scores for nltk)
     summaries = []
     for k, (name, system) in enumerate(zip(names, results, strict=True)):
-        # (the configuration's system_score rule: the mean of segment scores for nltk)
-        rule = scorer.config.system_score
         total = scorer.system(sum_stats(r.stats for r in system), [r.score for r in system])
         interval = sig.bootstrap_ci(rows[k], scorer.params, args.n_bootstrap, args.seed, rule)
         p_value = None

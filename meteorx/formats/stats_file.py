@@ -16,6 +16,7 @@ from meteorx.formats.input_checks import load_json
 from meteorx.formats.model import STATS_MAGIC, stats_columns
 from meteorx.inputs import read_lines
 from meteorx.scoring import Parameters
+from meteorx.signature import system_score_rule
 from meteorx.stats import Layout, Stats
 
 
@@ -30,6 +31,11 @@ class StatsFile:
     systems: list[tuple[str, list[Stats]]]
     seg_ids: list[str]
     docs: list[str] | None
+
+    @property
+    def system_score(self) -> str:
+        """The ``system_score`` rule the rows were scored under (their signature says)."""
+        return system_score_rule(self.signature)
 
 
 def read_stats(path: str) -> StatsFile:
